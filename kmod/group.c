@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Listener groups: validation of struct fsgate_init, the group fd and its
+ * lifetime, and the list that keeps groups in the order they are asked.
+ *
+ * Locking: fsgate_groups_lock (a mutex) protects fsgate_groups and every
+ * group's @node. A group is published on the list only once it is fully
+ * set up and its fd is about to be installed, and taken off the list by
+ * the fd's release before it is freed, so whoever holds the lock may read
+ * any group on the list.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/atomic.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "group.h"
+
+LIST_HEAD(fsgate_groups);
+/* Protects fsgate_groups and each group's @node; see above. */
+DEFINE_MUTEX(fsgate_groups_lock);
+
+static atomic64_t fsgate_next_group_id = ATOMIC64_INIT(0);
+
+/* The open flags fanotify_init(2) accepts in event_f_flags. */
+#define FSGATE_EVENT_F_FLAGS	(O_ACCMODE | O_APPEND | O_NONBLOCK | __O_SYNC | \
+				 O_DSYNC | O_CLOEXEC | O_LARGEFILE | O_NOATIME)
+
+static bool fsgate_verdict_valid(u32 verdict)
+{
+	return verdict == FSGATE_VERDICT_DEFAULT ||
+	       verdict == FSGATE_VERDICT_ALLOW ||
+	       verdict == FSGATE_VERDICT_DENY;
+}
+
+/**
+ * fsgate_init_check() - validate a struct fsgate_init from userspace
+ * @init: the request, already copied from userspace
+ *
+ * Context: any.
+ * Return: 0 if a group can be made from @init, -EINVAL if any flag, open
+ * flag, priority, verdict or reserved field is unknown or out of range.
+ */
+int fsgate_init_check(const struct fsgate_init *init)
+{
+	unsigned int i;
+
+	if (init->flags & ~FSGATE_INIT_FLAGS)
+		return -EINVAL;
+	if ((init->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_MASK)
+		return -EINVAL;
+	if (init->event_f_flags & ~FSGATE_EVENT_F_FLAGS)
+		return -EINVAL;
+	if ((init->event_f_flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL;
+	if (init->priority > FSGATE_PRIORITY_MAX &&
+	    init->priority != FSGATE_PRIORITY_DEFAULT)
+		return -EINVAL;
+	if (!fsgate_verdict_valid(init->timeout_verdict) ||
+	    !fsgate_verdict_valid(init->orphan_verdict))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(init->reserved); i++)
+		if (init->reserved[i])
+			return -EINVAL;
+	return 0;
+}
+
+/**
+ * fsgate_init_priority() - the priority a valid request gives its group
+ * @init: a request that passed fsgate_init_check()
+ *
+ * Context: any.
+ * Return: the explicit priority, or the class default for
+ * %FSGATE_PRIORITY_DEFAULT.
+ */
+u32 fsgate_init_priority(const struct fsgate_init *init)
+{
+	if (init->priority != FSGATE_PRIORITY_DEFAULT)
+		return init->priority;
+	switch (init->flags & FSGATE_CLASS_MASK) {
+	case FSGATE_CLASS_PRE_CONTENT:
+		return FSGATE_PRIORITY_PRE_CONTENT;
+	case FSGATE_CLASS_CONTENT:
+		return FSGATE_PRIORITY_CONTENT;
+	default:
+		return FSGATE_PRIORITY_NOTIF;
+	}
+}
+
+/**
+ * fsgate_class_name() - name of the class in a group's flags
+ * @flags: FSGATE_* flags of a valid group
+ *
+ * Context: any.
+ * Return: "notif", "content" or "pre-content".
+ */
+const char *fsgate_class_name(u32 flags)
+{
+	switch (flags & FSGATE_CLASS_MASK) {
+	case FSGATE_CLASS_PRE_CONTENT:
+		return "pre-content";
+	case FSGATE_CLASS_CONTENT:
+		return "content";
+	default:
+		return "notif";
+	}
+}
+
+static const char *fsgate_verdict_name(u32 verdict)
+{
+	return verdict == FSGATE_VERDICT_DENY ? "deny" : "allow";
+}
+
+/**
+ * fsgate_group_list_insert() - add a group to a list in asking order
+ * @head: list of groups, highest priority first
+ * @group: group to add, not on any list
+ *
+ * The group goes after every group of higher or equal priority, so groups
+ * of equal priority stay in creation order.
+ *
+ * Context: the caller serialises all changes to @head.
+ */
+void fsgate_group_list_insert(struct list_head *head,
+			      struct fsgate_group *group)
+{
+	struct fsgate_group *pos;
+
+	list_for_each_entry(pos, head, node) {
+		if (pos->priority < group->priority) {
+			list_add_tail(&group->node, &pos->node);
+			return;
+		}
+	}
+	list_add_tail(&group->node, head);
+}
+
+static void fsgate_group_free(struct fsgate_group *group)
+{
+	put_pid(group->owner);
+	kfree(group);
+}
+
+static int fsgate_group_release(struct inode *inode, struct file *file)
+{
+	struct fsgate_group *group = file->private_data;
+
+	mutex_lock(&fsgate_groups_lock);
+	list_del(&group->node);
+	mutex_unlock(&fsgate_groups_lock);
+	fsgate_group_free(group);
+	return 0;
+}
+
+static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct fsgate_group *group = file->private_data;
+
+	seq_printf(m, "fsgate-group id:%llu class:%s priority:%u flags:0x%x event-flags:0x%x timeout-ms:%u timeout-verdict:%s orphan-verdict:%s\n",
+		   group->id, fsgate_class_name(group->flags), group->priority,
+		   group->flags, group->event_f_flags, group->timeout_ms,
+		   fsgate_verdict_name(group->timeout_verdict),
+		   fsgate_verdict_name(group->orphan_verdict));
+}
+
+static const struct file_operations fsgate_group_fops = {
+	.owner		= THIS_MODULE,
+	.release	= fsgate_group_release,
+	.show_fdinfo	= fsgate_group_show_fdinfo,
+	.llseek		= noop_llseek,
+};
+
+static struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
+{
+	struct fsgate_group *group;
+
+	group = kzalloc(sizeof(*group), GFP_KERNEL_ACCOUNT);
+	if (!group)
+		return NULL;
+	INIT_LIST_HEAD(&group->node);
+	group->id = atomic64_inc_return(&fsgate_next_group_id);
+	group->owner = get_pid(task_tgid(current));
+	get_task_comm(group->comm, current);
+	group->flags = init->flags;
+	group->event_f_flags = init->event_f_flags;
+	group->priority = fsgate_init_priority(init);
+	group->timeout_ms = init->timeout_ms;
+	group->timeout_verdict = init->timeout_verdict;
+	group->orphan_verdict = init->orphan_verdict;
+	return group;
+}
+
+/**
+ * fsgate_group_create() - make a listener group and an fd for it
+ * @init: the request, already copied from userspace
+ *
+ * Context: process context, may sleep. The caller checked privileges.
+ * Return: the new group fd, -EINVAL for a bad request, -ENOMEM, or
+ * another negative errno from fd allocation.
+ */
+int fsgate_group_create(const struct fsgate_init *init)
+{
+	struct fsgate_group *group;
+	struct file *file;
+	int f_flags = O_RDWR;
+	int fd, ret;
+
+	ret = fsgate_init_check(init);
+	if (ret)
+		return ret;
+	if (init->flags & FSGATE_CLOEXEC)
+		f_flags |= O_CLOEXEC;
+	if (init->flags & FSGATE_NONBLOCK)
+		f_flags |= O_NONBLOCK;
+
+	group = fsgate_group_alloc(init);
+	if (!group)
+		return -ENOMEM;
+	fd = get_unused_fd_flags(f_flags);
+	if (fd < 0) {
+		ret = fd;
+		goto out_free_group;
+	}
+	file = anon_inode_getfile("[fsgate]", &fsgate_group_fops, group,
+				  f_flags);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto out_put_fd;
+	}
+
+	mutex_lock(&fsgate_groups_lock);
+	fsgate_group_list_insert(&fsgate_groups, group);
+	mutex_unlock(&fsgate_groups_lock);
+	fd_install(fd, file);
+	return fd;
+
+out_put_fd:
+	put_unused_fd(fd);
+out_free_group:
+	fsgate_group_free(group);
+	return ret;
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: validation of struct fsgate_init, class default priorities and
+ * the order groups are kept in. Built into fsgate.ko when the kernel has
+ * CONFIG_KUNIT, and run when the module loads.
+ */
+#include <kunit/test.h>
+#include <linux/fcntl.h>
+
+#include "group.h"
+
+static struct fsgate_init valid_init(void)
+{
+	return (struct fsgate_init) {
+		.flags = FSGATE_CLASS_CONTENT,
+		.event_f_flags = O_RDONLY,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+}
+
+static void init_check_accepts_every_class(struct kunit *test)
+{
+	static const u32 classes[] = {
+		FSGATE_CLASS_NOTIF, FSGATE_CLASS_CONTENT,
+		FSGATE_CLASS_PRE_CONTENT,
+	};
+	struct fsgate_init init = valid_init();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(classes); i++) {
+		init.flags = classes[i] | (FSGATE_INIT_FLAGS & ~FSGATE_CLASS_MASK);
+		KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
+	}
+}
+
+static void init_check_rejects_two_classes(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.flags = FSGATE_CLASS_MASK;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+}
+
+static void init_check_rejects_each_unknown_flag(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+	unsigned int bit;
+
+	for (bit = 0; bit < 32; bit++) {
+		if (BIT(bit) & FSGATE_INIT_FLAGS)
+			continue;
+		init.flags = FSGATE_CLASS_CONTENT | BIT(bit);
+		KUNIT_EXPECT_EQ_MSG(test, fsgate_init_check(&init), -EINVAL,
+				    "flag bit %u", bit);
+	}
+}
+
+static void init_check_rejects_each_reserved_word(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(init.reserved); i++) {
+		init.reserved[i] = 1ULL << 63;
+		KUNIT_EXPECT_EQ_MSG(test, fsgate_init_check(&init), -EINVAL,
+				    "reserved[%u]", i);
+		init.reserved[i] = 0;
+	}
+}
+
+static void init_check_bounds_priority(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.priority = 0;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
+	init.priority = FSGATE_PRIORITY_MAX;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
+	init.priority = FSGATE_PRIORITY_MAX + 1;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+	init.priority = FSGATE_PRIORITY_DEFAULT - 1;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+}
+
+static void init_check_rejects_bad_verdicts(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.timeout_verdict = FSGATE_VERDICT_DENY;
+	init.orphan_verdict = FSGATE_VERDICT_ALLOW;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
+	init.timeout_verdict = FSGATE_VERDICT_DENY + 1;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+	init.timeout_verdict = FSGATE_VERDICT_DEFAULT;
+	init.orphan_verdict = FSGATE_VERDICT_DENY + 1;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+}
+
+static void init_check_follows_fanotify_event_f_flags(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.event_f_flags = O_RDWR | O_LARGEFILE | O_CLOEXEC | O_NOATIME;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
+	init.event_f_flags = O_ACCMODE;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+	init.event_f_flags = O_RDONLY | O_CREAT;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+	init.event_f_flags = O_RDONLY | O_TRUNC;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
+}
+
+static void init_priority_defaults_by_class(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.flags = FSGATE_CLASS_PRE_CONTENT;
+	KUNIT_EXPECT_EQ(test, fsgate_init_priority(&init),
+			FSGATE_PRIORITY_PRE_CONTENT);
+	init.flags = FSGATE_CLASS_CONTENT;
+	KUNIT_EXPECT_EQ(test, fsgate_init_priority(&init),
+			FSGATE_PRIORITY_CONTENT);
+	init.flags = FSGATE_CLASS_NOTIF;
+	KUNIT_EXPECT_EQ(test, fsgate_init_priority(&init),
+			FSGATE_PRIORITY_NOTIF);
+}
+
+static void init_priority_explicit_overrides_class(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.flags = FSGATE_CLASS_NOTIF;
+	init.priority = 5000;
+	KUNIT_EXPECT_EQ(test, fsgate_init_priority(&init), 5000U);
+	init.flags = FSGATE_CLASS_PRE_CONTENT;
+	init.priority = 0;
+	KUNIT_EXPECT_EQ(test, fsgate_init_priority(&init), 0U);
+}
+
+/* Inserts groups with @prios in the given order and checks the result. */
+static void expect_list_order(struct kunit *test, const u32 *prios,
+			      unsigned int n)
+{
+	struct fsgate_group *groups, *pos, *prev = NULL;
+	LIST_HEAD(head);
+	unsigned int i, seen = 0;
+
+	groups = kunit_kcalloc(test, n, sizeof(*groups), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, groups);
+	for (i = 0; i < n; i++) {
+		groups[i].id = i;
+		groups[i].priority = prios[i];
+		fsgate_group_list_insert(&head, &groups[i]);
+	}
+	list_for_each_entry(pos, &head, node) {
+		if (prev) {
+			KUNIT_EXPECT_GE(test, prev->priority, pos->priority);
+			if (prev->priority == pos->priority)
+				KUNIT_EXPECT_LT(test, prev->id, pos->id);
+		}
+		prev = pos;
+		seen++;
+	}
+	KUNIT_EXPECT_EQ(test, seen, n);
+}
+
+static void list_insert_orders_every_permutation(struct kunit *test)
+{
+	static const u32 perms[6][3] = {
+		{ 3000, 2000, 1000 }, { 3000, 1000, 2000 },
+		{ 2000, 3000, 1000 }, { 2000, 1000, 3000 },
+		{ 1000, 3000, 2000 }, { 1000, 2000, 3000 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(perms); i++)
+		expect_list_order(test, perms[i], 3);
+}
+
+static void list_insert_keeps_equal_priorities_by_age(struct kunit *test)
+{
+	static const u32 prios[] = { 2000, 3000, 2000, 0, 2000, 65535, 0 };
+
+	expect_list_order(test, prios, ARRAY_SIZE(prios));
+}
+
+static struct kunit_case fsgate_group_cases[] = {
+	KUNIT_CASE(init_check_accepts_every_class),
+	KUNIT_CASE(init_check_rejects_two_classes),
+	KUNIT_CASE(init_check_rejects_each_unknown_flag),
+	KUNIT_CASE(init_check_rejects_each_reserved_word),
+	KUNIT_CASE(init_check_bounds_priority),
+	KUNIT_CASE(init_check_rejects_bad_verdicts),
+	KUNIT_CASE(init_check_follows_fanotify_event_f_flags),
+	KUNIT_CASE(init_priority_defaults_by_class),
+	KUNIT_CASE(init_priority_explicit_overrides_class),
+	KUNIT_CASE(list_insert_orders_every_permutation),
+	KUNIT_CASE(list_insert_keeps_equal_priorities_by_age),
+	{}
+};
+
+static struct kunit_suite fsgate_group_suite = {
+	.name = "fsgate_group",
+	.test_cases = fsgate_group_cases,
+};
+
+kunit_test_suite(fsgate_group_suite);

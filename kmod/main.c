@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsgate: a file access gate whose listener groups are asked in an
+ * explicit priority order. Module init and exit only; see README.md and
+ * the other files of this directory for the parts.
+ */
+#include <linux/module.h>
+
+#include "backend.h"
+#include "dev.h"
+#include "proc.h"
+
+static int __init fsgate_init(void)
+{
+	int ret;
+
+	ret = fsgate_backend_init();
+	if (ret)
+		return ret;
+	ret = fsgate_proc_init();
+	if (ret)
+		goto out_backend;
+	/* Last: once /dev/fsgate exists, groups can be made. */
+	ret = fsgate_dev_init();
+	if (ret)
+		goto out_proc;
+	pr_info("loaded\n");
+	return 0;
+
+out_proc:
+	fsgate_proc_exit();
+out_backend:
+	fsgate_backend_exit();
+	return ret;
+}
+
+/*
+ * Every group fd holds a reference on the module, so exit runs only once
+ * the last group is gone.
+ */
+static void __exit fsgate_exit(void)
+{
+	fsgate_dev_exit();
+	fsgate_proc_exit();
+	fsgate_backend_exit();
+}
+
+module_init(fsgate_init);
+module_exit(fsgate_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("File access gate with explicitly ordered listener groups");
+MODULE_AUTHOR("The fsgate developers");

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/fsgate/groups: one line per group in asking order, after a header
+ * line that names the columns, so tools can find a column by name.
+ */
+#include <linux/pid.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+
+#include "group.h"
+#include "proc.h"
+
+static struct proc_dir_entry *fsgate_proc_dir;
+
+static void *fsgate_groups_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&fsgate_groups_lock);
+	return seq_list_start_head(&fsgate_groups, *pos);
+}
+
+static void *fsgate_groups_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &fsgate_groups, pos);
+}
+
+static void fsgate_groups_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&fsgate_groups_lock);
+}
+
+static int fsgate_groups_show(struct seq_file *m, void *v)
+{
+	struct fsgate_group *group;
+
+	if (v == &fsgate_groups) {
+		seq_puts(m, "id pid comm class priority\n");
+		return 0;
+	}
+	group = list_entry(v, struct fsgate_group, node);
+	seq_printf(m, "%llu %d %s %s %u\n", group->id, pid_nr(group->owner),
+		   group->comm, fsgate_class_name(group->flags),
+		   group->priority);
+	return 0;
+}
+
+static const struct seq_operations fsgate_groups_seq_ops = {
+	.start	= fsgate_groups_start,
+	.next	= fsgate_groups_next,
+	.stop	= fsgate_groups_stop,
+	.show	= fsgate_groups_show,
+};
+
+/**
+ * fsgate_proc_init() - create /proc/fsgate and its files
+ *
+ * Context: module init.
+ * Return: 0, or -ENOMEM if procfs entries cannot be made.
+ */
+int fsgate_proc_init(void)
+{
+	fsgate_proc_dir = proc_mkdir("fsgate", NULL);
+	if (!fsgate_proc_dir)
+		return -ENOMEM;
+	if (!proc_create_seq("groups", 0444, fsgate_proc_dir,
+			     &fsgate_groups_seq_ops)) {
+		proc_remove(fsgate_proc_dir);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * fsgate_proc_exit() - remove /proc/fsgate
+ *
+ * Context: module exit.
+ */
+void fsgate_proc_exit(void)
+{
+	proc_remove(fsgate_proc_dir);
+}
