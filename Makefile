@@ -14,16 +14,25 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi $(CFLAGS)
 
 B := build
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIB_SONAME := libfsgate.so.0
+LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
+LIB_SRCS := lib/init.c
+LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
+LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # The kselftest harness comes from the cached linux-source tree.
 KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
-HOST_TESTS := $(B)/tests/ktap_test
+HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/libfsgate_init_test
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
 GUEST := $(GUEST_TESTS) $(B)/guest/run-suite
 
-.PHONY: all deps modules userspace guest check check-host style demo \
+.PHONY: all deps modules userspace guest check style demo install \
 	clean help
 all: modules userspace
 
@@ -34,6 +43,7 @@ help:
 	@echo 'make modules     build fsgate.ko for each of $$(KERNELS)'
 	@echo 'make userspace   build the host tools and the guest test programs'
 	@echo 'make style       checkpatch, sparse and W=1 builds'
+	@echo 'make install     libfsgate and headers into $$(DESTDIR)$$(PREFIX)'
 	@echo 'make clean       remove build/'
 
 deps:
@@ -42,7 +52,35 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(HOST_TOOLS) $(HOST_TESTS) guest
+userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest
+
+$(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(B)/lib/$(LIB_SONAME): $(LIB_OBJS) lib/libfsgate.map
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) \
+		-Wl,--version-script=lib/libfsgate.map \
+		-o $(B)/lib/libfsgate.so.$(VERSION) $(LIB_OBJS)
+	ln -sf libfsgate.so.$(VERSION) $@
+	ln -sf $(LIB_SONAME) $(B)/lib/libfsgate.so
+
+$(B)/lib/libfsgate.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(B)/lib/fsgate.pc: lib/fsgate.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+
+$(B)/examples/%: examples/%.c $(B)/lib/$(LIB_SONAME)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $< -L$(B)/lib -lfsgate \
+		-Wl,-rpath,'$$ORIGIN/../lib'
+
+$(B)/tests/libfsgate_init_test: lib/init_test.c $(LIB_SRCS) lib/include/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
+		lib/init_test.c $(LIB_SRCS) $$(pkg-config --libs cmocka) \
+		-Wl,--wrap=open,--wrap=ioctl,--wrap=close
 guest: $(GUEST)
 
 $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
@@ -64,8 +102,15 @@ $(B)/guest/run-suite: tests/guest/run-suite
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-check-host: $(HOST_TESTS)
-	CMOCKA_MESSAGE_OUTPUT=TAP $(B)/tests/ktap_test
+install: $(LIBS)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux
+	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libfsgate.so
+	install -m 0644 $(B)/lib/libfsgate.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(B)/lib/fsgate.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 0644 lib/include/fsgate.h $(DESTDIR)$(PREFIX)/include/
+	install -m 0644 include/uapi/linux/fsgate.h $(DESTDIR)$(PREFIX)/include/linux/
 
 style:
 	tests/style $(KERNELS)
@@ -76,7 +121,7 @@ check: deps
 
 demo: deps
 	@$(MAKE) -s all KERNELS=6.1
-	tests/demo
+	examples/demo
 
 clean:
 	rm -rf $(B)
