@@ -93,10 +93,10 @@ $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 		tests/ktap/ktap_test.c tests/ktap/ktap.c $$(pkg-config --libs cmocka)
 
 $(B)/guest/%_test: tests/selftests/%_test.c tests/selftests/fsgate_util.c \
-		   tests/selftests/fsgate_util.h include/uapi/linux/fsgate.h
+		   tests/selftests/fsgate_util.h $(B)/lib/libfsgate.a
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -isystem $(KSFT) -o $@ $< \
-		tests/selftests/fsgate_util.c -lpthread
+	$(CC) $(USER_CFLAGS) -Ilib/include -isystem $(KSFT) -o $@ $< \
+		tests/selftests/fsgate_util.c $(B)/lib/libfsgate.a -lpthread
 
 $(B)/guest/run-suite: tests/guest/run-suite
 	@mkdir -p $(@D)

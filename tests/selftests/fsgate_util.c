@@ -3,34 +3,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "fsgate_util.h"
-
-int fsgate_test_init(const struct fsgate_init *init)
-{
-	int dev, fd, saved;
-
-	dev = open(FSGATE_DEV, O_RDWR | O_CLOEXEC);
-	if (dev < 0)
-		return -1;
-	fd = ioctl(dev, FSGATE_IOC_INIT, init);
-	saved = errno;
-	close(dev);
-	errno = saved;
-	return fd;
-}
-
-int fsgate_test_group(unsigned int flags)
-{
-	struct fsgate_init init = {
-		.flags = flags,
-		.priority = FSGATE_PRIORITY_DEFAULT,
-	};
-
-	return fsgate_test_init(&init);
-}
 
 int fsgate_test_fdinfo(int fd, const char *key, char *buf, size_t len)
 {

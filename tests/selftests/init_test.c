@@ -36,7 +36,8 @@ TEST(each_class_gets_its_default_priority)
 	int fd;
 
 	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		fd = fsgate_test_group(classes[i].flags);
+		fd = fsgate_init(classes[i].flags, O_RDONLY,
+			 FSGATE_PRIORITY_DEFAULT);
 		ASSERT_LE(0, fd) TH_LOG("class %s: %s", classes[i].class,
 					strerror(errno));
 		ASSERT_EQ(0, fsgate_test_fdinfo(fd, "class", buf, sizeof(buf)));
@@ -56,14 +57,14 @@ TEST(explicit_priority_overrides_class)
 
 	init.flags = FSGATE_CLASS_NOTIF;
 	init.priority = 0;
-	fd = fsgate_test_init(&init);
+	fd = fsgate_init_ext(&init);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fsgate_test_fdinfo(fd, "priority", buf, sizeof(buf)));
 	EXPECT_STREQ("0", buf);
 	close(fd);
 
 	init.priority = FSGATE_PRIORITY_MAX;
-	fd = fsgate_test_init(&init);
+	fd = fsgate_init_ext(&init);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fsgate_test_fdinfo(fd, "priority", buf, sizeof(buf)));
 	EXPECT_STREQ("65535", buf);
@@ -73,7 +74,8 @@ TEST(explicit_priority_overrides_class)
 TEST(group_fd_is_an_fsgate_anon_inode)
 {
 	char path[64], target[64] = "";
-	int fd = fsgate_test_group(FSGATE_CLASS_NOTIF);
+	int fd = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+			 FSGATE_PRIORITY_DEFAULT);
 
 	ASSERT_LE(0, fd);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
@@ -84,15 +86,17 @@ TEST(group_fd_is_an_fsgate_anon_inode)
 
 TEST(cloexec_and_nonblock_reach_the_fd)
 {
-	int fd = fsgate_test_group(FSGATE_CLASS_NOTIF);
+	int fd = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+			 FSGATE_PRIORITY_DEFAULT);
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	EXPECT_EQ(0, fcntl(fd, F_GETFL) & O_NONBLOCK);
 	close(fd);
 
-	fd = fsgate_test_group(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC |
-			       FSGATE_NONBLOCK);
+	fd = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC |
+			       FSGATE_NONBLOCK, O_RDONLY,
+			 FSGATE_PRIORITY_DEFAULT);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(FD_CLOEXEC, fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	EXPECT_EQ(O_NONBLOCK, fcntl(fd, F_GETFL) & O_NONBLOCK);
@@ -109,11 +113,11 @@ TEST(unknown_flags_are_einval)
 			continue;
 		init.flags = FSGATE_CLASS_CONTENT | (1u << bit);
 		errno = 0;
-		EXPECT_EQ(-1, fsgate_test_init(&init)) TH_LOG("bit %u", bit);
+		EXPECT_EQ(-1, fsgate_init_ext(&init)) TH_LOG("bit %u", bit);
 		EXPECT_EQ(EINVAL, errno) TH_LOG("bit %u", bit);
 	}
 	init.flags = FSGATE_CLASS_MASK;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 }
 
@@ -125,7 +129,7 @@ TEST(nonzero_reserved_is_einval)
 	for (i = 0; i < sizeof(init.reserved) / sizeof(init.reserved[0]); i++) {
 		init.reserved[i] = 1;
 		errno = 0;
-		EXPECT_EQ(-1, fsgate_test_init(&init)) TH_LOG("reserved[%u]", i);
+		EXPECT_EQ(-1, fsgate_init_ext(&init)) TH_LOG("reserved[%u]", i);
 		EXPECT_EQ(EINVAL, errno);
 		init.reserved[i] = 0;
 	}
@@ -136,10 +140,10 @@ TEST(out_of_range_priority_is_einval)
 	struct fsgate_init init = base;
 
 	init.priority = FSGATE_PRIORITY_MAX + 1;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 	init.priority = FSGATE_PRIORITY_DEFAULT - 1;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 }
 
@@ -148,24 +152,24 @@ TEST(bad_verdicts_and_open_flags_are_einval)
 	struct fsgate_init init = base;
 
 	init.timeout_verdict = 3;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 	init = base;
 	init.orphan_verdict = 0x80000000u;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 	init = base;
 	init.event_f_flags = O_RDONLY | O_CREAT;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 	init.event_f_flags = O_ACCMODE;
-	EXPECT_EQ(-1, fsgate_test_init(&init));
+	EXPECT_EQ(-1, fsgate_init_ext(&init));
 	EXPECT_EQ(EINVAL, errno);
 }
 
 TEST(bad_pointer_is_efault_and_unknown_ioctl_enotty)
 {
-	int dev = open(FSGATE_DEV, O_RDWR | O_CLOEXEC);
+	int dev = open(FSGATE_DEVICE, O_RDWR | O_CLOEXEC);
 
 	ASSERT_LE(0, dev);
 	EXPECT_EQ(-1, ioctl(dev, FSGATE_IOC_INIT, (void *)8));
@@ -183,7 +187,7 @@ TEST(non_root_cannot_open_or_init)
 	int dev, status;
 	pid_t pid;
 
-	dev = open(FSGATE_DEV, O_RDWR | O_CLOEXEC);
+	dev = open(FSGATE_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, dev);
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -191,7 +195,7 @@ TEST(non_root_cannot_open_or_init)
 		/* Dropping every uid also drops every capability. */
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(10);
-		if (open(FSGATE_DEV, O_RDWR) >= 0 || errno != EACCES)
+		if (open(FSGATE_DEVICE, O_RDWR) >= 0 || errno != EACCES)
 			_exit(11);
 		if (ioctl(dev, FSGATE_IOC_INIT, &base) >= 0 || errno != EPERM)
 			_exit(12);
@@ -215,7 +219,7 @@ TEST(proc_lists_groups_in_priority_order)
 
 	for (i = 0; i < 4; i++) {
 		init.priority = prios[i];
-		fds[i] = fsgate_test_init(&init);
+		fds[i] = fsgate_init_ext(&init);
 		ASSERT_LE(0, fds[i]);
 	}
 	f = fopen("/proc/fsgate/groups", "re");
@@ -243,7 +247,8 @@ TEST(closing_groups_frees_them)
 	int fds[256], i;
 
 	for (i = 0; i < 256; i++) {
-		fds[i] = fsgate_test_group(FSGATE_CLASS_NOTIF);
+		fds[i] = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+			 FSGATE_PRIORITY_DEFAULT);
 		ASSERT_LE(0, fds[i]);
 	}
 	EXPECT_EQ(256, fsgate_test_groups_of(getpid()));
@@ -259,7 +264,8 @@ TEST(group_of_a_dead_process_goes_away)
 
 	ASSERT_LE(0, pid);
 	if (pid == 0)
-		_exit(fsgate_test_group(FSGATE_CLASS_CONTENT) < 0);
+		_exit(fsgate_init(FSGATE_CLASS_CONTENT, O_RDONLY,
+				  FSGATE_PRIORITY_DEFAULT) < 0);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0, fsgate_test_groups_of(pid));
@@ -267,7 +273,8 @@ TEST(group_of_a_dead_process_goes_away)
 
 TEST(module_cannot_unload_while_a_group_is_open)
 {
-	int fd = fsgate_test_group(FSGATE_CLASS_NOTIF);
+	int fd = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+			 FSGATE_PRIORITY_DEFAULT);
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, syscall(SYS_delete_module, "fsgate", O_NONBLOCK));
