@@ -119,7 +119,9 @@ check: deps
 	@$(MAKE) -s all
 	tests/check $(KERNELS)
 
-demo: deps
+# The demo needs only the stock 6.1 kernel: no debug kernel build.
+demo:
+	scripts/deps 6.1
 	@$(MAKE) -s all KERNELS=6.1
 	examples/demo
 
