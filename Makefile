@@ -30,7 +30,7 @@ HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/libfsgate_init_test
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
-GUEST := $(GUEST_TESTS) $(B)/guest/run-suite
+GUEST := $(GUEST_TESTS) $(B)/guest/run-suite $(B)/guest/demo_test
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help
@@ -99,6 +99,11 @@ $(B)/guest/%_test: tests/selftests/%_test.c tests/selftests/fsgate_util.c \
 		tests/selftests/fsgate_util.c $(B)/lib/libfsgate.a -lpthread
 
 $(B)/guest/run-suite: tests/guest/run-suite
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+# make demo's scenario, also run by make check so that it cannot rot.
+$(B)/guest/demo_test: examples/demo-guest.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest half of `make demo` (busybox sh); see examples/demo.
-groups=$1
+# The guest half of `make demo` (busybox sh); see examples/demo. make
+# check runs it too, as demo_test.
 step=0
 
 say() {
@@ -26,7 +26,7 @@ say "Three programs make groups, in the worst possible order: a monitor
     (notif class), a scanner (content) and an HSM (pre-content), each
     taking its class's default priority."
 mkfifo /tmp/hold
-"$groups" notif content pre-content </tmp/hold &
+mkgroups notif content pre-content </tmp/hold &
 exec 3>/tmp/hold
 sleep 1
 cat /proc/fsgate/groups
@@ -36,7 +36,7 @@ echo "    Listed, and asked, highest priority first: HSM, scanner, monitor."
 
 say "A second scanner asks for an explicit priority of 2500: it is placed
     between the HSM and the first scanner, whatever its class says."
-"$groups" content:2500 </tmp/hold 3>&- &
+mkgroups content:2500 </tmp/hold 3>&- &
 sleep 1
 cat /proc/fsgate/groups
 [ "$(listed)" = "3000 2500 2000 1000 " ] ||

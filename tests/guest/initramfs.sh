@@ -86,8 +86,14 @@ initramfs_build() {
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	echo "$name" >"$root/fsgate/kernel"
 	initramfs_add_modules "$root" "$kdir" "$release"
-	for prog in "$FSGATE_TOP"/build/guest/*; do
+	# Test programs and examples; the examples find libfsgate through
+	# their rpath, $ORIGIN/../lib.
+	for prog in "$FSGATE_TOP"/build/guest/* "$FSGATE_TOP"/build/examples/*; do
 		[ -e "$prog" ] || continue
 		initramfs_add "$root" "$prog" "/fsgate/bin/${prog##*/}"
 	done
+	if [ -d "$FSGATE_TOP/build/lib" ]; then
+		mkdir -p "$root/fsgate/lib"
+		cp -a "$FSGATE_TOP"/build/lib/libfsgate.so* "$root/fsgate/lib/"
+	fi
 }

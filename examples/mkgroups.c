@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * groups: make one fsgate listener group per argument and hold them until
+ * mkgroups: make one fsgate listener group per argument, hold them until
  * stdin closes or a signal arrives. Each argument is CLASS[:PRIORITY],
  * CLASS one of notif, content, pre-content; without a priority the class
  * default applies. The smallest user of libfsgate: used by `make demo`.
