@@ -10,15 +10,23 @@
 #include <linux/fsnotify_backend.h>
 
 /*
- * fsgate's fsnotify group must be asked before every in-tree group. 6.1
- * orders groups by a plain unsigned priority (fanotify uses 0..2). 6.12
- * uses the priority to index per-priority watcher counters, so only the
- * enum's values are valid there; fanotify's pre-content groups share the
- * top value and ties are ordered by group address. Kbuild probes the
- * headers for the enum and defines FSGATE_HAVE_FSNOTIFY_PRIO_ENUM.
+ * Where fsgate's fsnotify group stands among the kernel's groups.
+ *
+ * 6.1 orders groups by a plain unsigned priority (fanotify uses 0..2), so
+ * fsgate takes the top and is asked before every in-tree group.
+ *
+ * 6.12 uses the priority to index per-priority watcher counters, so only
+ * the enum's values are valid, and the value has effects beyond order:
+ * a superblock with CONTENT watchers gives files opened on it permission
+ * hooks, and one with PRE_CONTENT watchers puts them in HSM mode, which
+ * also stops denying writes to running executables. fsgate does not do
+ * pre-content events, so it stays at CONTENT: after fanotify's
+ * pre-content groups, and tied with its content groups (ties are ordered
+ * by group address). Kbuild probes the headers for the enum and defines
+ * FSGATE_HAVE_FSNOTIFY_PRIO_ENUM.
  */
 #ifdef FSGATE_HAVE_FSNOTIFY_PRIO_ENUM
-#define FSGATE_FSNOTIFY_PRIO	FSNOTIFY_PRIO_PRE_CONTENT
+#define FSGATE_FSNOTIFY_PRIO	FSNOTIFY_PRIO_CONTENT
 #else
 #define FSGATE_FSNOTIFY_PRIO	UINT_MAX
 #endif
