@@ -19,7 +19,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 LIB_SONAME := libfsgate.so.0
 LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
-LIB_SRCS := lib/init.c
+LIB_SRCS := lib/init.c lib/mark.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
@@ -30,7 +30,9 @@ HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/libfsgate_init_test
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
-GUEST := $(GUEST_TESTS) $(B)/guest/run-suite $(B)/guest/demo_test
+SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
+	       $(wildcard tests/scenarios/*.sh))
+GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help
@@ -99,6 +101,11 @@ $(B)/guest/%_test: tests/selftests/%_test.c tests/selftests/fsgate_util.c \
 		tests/selftests/fsgate_util.c $(B)/lib/libfsgate.a -lpthread
 
 $(B)/guest/run-suite: tests/guest/run-suite
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+# Scenarios: shell scripts that run real programs in the guest, print TAP.
+$(B)/guest/%_scenario_test: tests/scenarios/%.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 

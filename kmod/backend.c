@@ -1,29 +1,179 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsgate's one fsnotify group. Every fsgate listener group shares it: the
- * fsnotify mark on an object carries the union of their subscriptions, and
- * fsgate orders and asks its own groups itself, so the kernel sees a
- * single backend at the top fsnotify priority.
+ * fsgate's one fsnotify group and its callbacks. Every fsgate listener
+ * group shares it: the fsnotify mark on an object carries the union of
+ * their subscriptions (mark.c), and each event is matched here against
+ * every group's subscriptions on the objects involved, so fsgate decides
+ * itself which groups hear of it and in which order.
  */
 #include <linux/err.h>
 #include <linux/fsnotify_backend.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 
 #include "backend.h"
+#include "event.h"
+#include "group.h"
+#include "mark.h"
 
-/* Set once in fsgate_backend_init(), read-only until fsgate_backend_exit(). */
-static struct fsnotify_group *fsgate_fsn_group;
+struct fsnotify_group *fsgate_fsn_group;
 
-static int fsgate_handle_event(struct fsnotify_group *group, u32 mask,
+/* Groups matched on the stack before falling back to an allocation. */
+#define FSGATE_MATCH_STACK	16
+
+/* One group's marks and ignore masks on the objects of one event. */
+struct fsgate_match {
+	struct fsgate_group *group;
+	u32 marks;
+	u32 ignore;
+};
+
+static struct fsgate_match *fsgate_match_slot(struct fsgate_match *matches,
+					      unsigned int *n, unsigned int max,
+					      struct fsgate_group *group)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (matches[i].group == group)
+			return &matches[i];
+	if (*n == max)
+		return NULL;
+	matches[*n] = (struct fsgate_match){ .group = group };
+	return &matches[(*n)++];
+}
+
+/* Whether @sub on an object reported as @type applies to the event. */
+static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type)
+{
+	/* A directory's mark covers its children only if asked to. */
+	if (type == FSNOTIFY_ITER_TYPE_PARENT)
+		return sub->mask & FS_EVENT_ON_CHILD;
+	return true;
+}
+
+/*
+ * Collect, for every group with subs on the event's objects, the union of
+ * its marks and ignore masks; returns how many groups (at most @max).
+ * Without @matches, only counts the subs that apply, a bound on that.
+ * Caller holds rcu_read_lock().
+ */
+static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
+				   struct fsgate_match *matches,
+				   unsigned int max)
+{
+	struct fsnotify_mark *fsn;
+	struct fsgate_match *m;
+	struct fsgate_sub *sub;
+	unsigned int n = 0;
+	int type;
+
+	fsnotify_foreach_iter_mark_type(iter, fsn, type) {
+		struct fsgate_obj *obj = container_of(fsn, struct fsgate_obj, fsn);
+
+		list_for_each_entry_rcu(sub, &obj->subs, obj_node) {
+			/* As fanotify: modification clears ignore masks. */
+			if ((mask & FS_MODIFY) && !sub->surv_modify &&
+			    READ_ONCE(sub->ignore))
+				WRITE_ONCE(sub->ignore, 0);
+			if (!fsgate_sub_applies(sub, type))
+				continue;
+			if (!matches) {
+				n++;
+				continue;
+			}
+			m = fsgate_match_slot(matches, &n, max, sub->group);
+			if (!m)
+				return n;
+			m->marks |= sub->mask;
+			m->ignore |= READ_ONCE(sub->ignore);
+		}
+	}
+	return n;
+}
+
+/* Whether @group hears of an access by the current process. */
+static bool fsgate_group_hears_current(const struct fsgate_group *group)
+{
+	return !(group->flags & FSGATE_EXCLUDE_SELF) ||
+	       group->owner != task_tgid(current);
+}
+
+/*
+ * Resolve @matches to the groups that are told, each with a reference;
+ * returns how many are left at the front of @matches.
+ */
+static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
+					   unsigned int n, u32 mask)
+{
+	unsigned int i, told = 0;
+	u32 report;
+
+	for (i = 0; i < n; i++) {
+		report = fsgate_event_mask(mask, matches[i].marks,
+					   matches[i].ignore);
+		if (!report || !fsgate_group_hears_current(matches[i].group) ||
+		    !refcount_inc_not_zero(&matches[i].group->ref))
+			continue;
+		matches[told].group = matches[i].group;
+		matches[told].marks = report;
+		told++;
+	}
+	return told;
+}
+
+static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
 			       const void *data, int data_type,
 			       struct inode *dir, const struct qstr *name,
 			       u32 cookie, struct fsnotify_iter_info *iter)
 {
-	/* No marks exist yet, so fsnotify never calls this. */
+	const struct path *path = fsnotify_data_path(data, data_type);
+	struct fsgate_match stack[FSGATE_MATCH_STACK];
+	struct fsgate_match *matches = stack;
+	unsigned int i, n, max = FSGATE_MATCH_STACK;
+
+	/* fanotify-style events name a file: only path events qualify. */
+	if (!path)
+		return 0;
+	rcu_read_lock();
+	n = fsgate_collect(iter, mask, matches, max);
+	if (n == max) {
+		/* Many groups: count them all, then do it again on the heap. */
+		max = fsgate_collect(iter, mask, NULL, UINT_MAX);
+		matches = kmalloc_array(max, sizeof(*matches), GFP_ATOMIC);
+		if (matches)
+			n = fsgate_collect(iter, mask, matches, max);
+		else
+			matches = stack;
+	}
+	n = fsgate_matches_resolve(matches, n, mask);
+	rcu_read_unlock();
+
+	for (i = 0; i < n; i++) {
+		fsgate_event_queue(matches[i].group, matches[i].marks, path);
+		fsgate_group_put(matches[i].group);
+	}
+	if (matches != stack)
+		kfree(matches);
 	return 0;
 }
 
+static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
+				struct fsnotify_group *group)
+{
+	fsgate_obj_freeing(container_of(fsn, struct fsgate_obj, fsn));
+}
+
+static void fsgate_free_mark(struct fsnotify_mark *fsn)
+{
+	kfree(container_of(fsn, struct fsgate_obj, fsn));
+}
+
 static const struct fsnotify_ops fsgate_fsn_ops = {
-	.handle_event = fsgate_handle_event,
+	.handle_event	= fsgate_handle_event,
+	.freeing_mark	= fsgate_freeing_mark,
+	.free_mark	= fsgate_free_mark,
 };
 
 /**
@@ -47,9 +197,13 @@ int fsgate_backend_init(void)
 /**
  * fsgate_backend_exit() - drop fsgate's fsnotify group
  *
+ * Every mark was destroyed with its group; wait until fsnotify has freed
+ * them, since freeing calls into this module.
+ *
  * Context: module exit, after the last fsgate group is gone.
  */
 void fsgate_backend_exit(void)
 {
+	fsnotify_wait_marks_destroyed();
 	fsnotify_put_group(fsgate_fsn_group);
 }

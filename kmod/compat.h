@@ -31,4 +31,48 @@
 #define FSGATE_FSNOTIFY_PRIO	UINT_MAX
 #endif
 
+/*
+ * Adding and finding marks: 6.12 takes the object and its type, 6.1 the
+ * object's connector pointer. Kbuild defines FSGATE_HAVE_FSNOTIFY_OBJ_API
+ * when the headers take the object.
+ */
+#ifdef FSGATE_HAVE_FSNOTIFY_OBJ_API
+static inline int fsgate_compat_add_mark(struct fsnotify_mark *mark,
+					 void *object, unsigned int type)
+{
+	return fsnotify_add_mark(mark, object, type, 0);
+}
+
+static inline struct fsnotify_mark *
+fsgate_compat_find_mark(void *object, unsigned int type,
+			struct fsnotify_group *group)
+{
+	return fsnotify_find_mark(object, type, group);
+}
+#else
+#include <linux/fs.h>
+
+static inline fsnotify_connp_t *fsgate_compat_connp(void *object,
+						    unsigned int type)
+{
+	if (type == FSNOTIFY_OBJ_TYPE_SB)
+		return &((struct super_block *)object)->s_fsnotify_marks;
+	return &((struct inode *)object)->i_fsnotify_marks;
+}
+
+static inline int fsgate_compat_add_mark(struct fsnotify_mark *mark,
+					 void *object, unsigned int type)
+{
+	return fsnotify_add_mark(mark, fsgate_compat_connp(object, type),
+				 type, 0, NULL);
+}
+
+static inline struct fsnotify_mark *
+fsgate_compat_find_mark(void *object, unsigned int type,
+			struct fsnotify_group *group)
+{
+	return fsnotify_find_mark(fsgate_compat_connp(object, type), group);
+}
+#endif
+
 #endif /* _FSGATE_COMPAT_H */

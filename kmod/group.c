@@ -20,14 +20,22 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/fanotify.h>
+#include <asm/ioctls.h>
 
 #include "group.h"
+#include "mark.h"
 
 LIST_HEAD(fsgate_groups);
 /* Protects fsgate_groups and each group's @node; see above. */
 DEFINE_MUTEX(fsgate_groups_lock);
 
 static atomic64_t fsgate_next_group_id = ATOMIC64_INIT(0);
+
+static unsigned int max_groups = 128;
+module_param(max_groups, uint, 0644);
+MODULE_PARM_DESC(max_groups, "Groups one user may have (128, as fanotify)");
 
 /* The open flags fanotify_init(2) accepts in event_f_flags. */
 #define FSGATE_EVENT_F_FLAGS	(O_ACCMODE | O_APPEND | O_NONBLOCK | __O_SYNC | \
@@ -142,21 +150,82 @@ void fsgate_group_list_insert(struct list_head *head,
 	list_add_tail(&group->node, head);
 }
 
-static void fsgate_group_free(struct fsgate_group *group)
+/**
+ * fsgate_group_put() - drop a reference to a group
+ * @group: the group
+ *
+ * Context: any.
+ */
+void fsgate_group_put(struct fsgate_group *group)
 {
-	put_pid(group->owner);
-	kfree(group);
+	if (refcount_dec_and_test(&group->ref)) {
+		put_pid(group->owner);
+		kfree_rcu(group, rcu);
+	}
 }
 
 static int fsgate_group_release(struct inode *inode, struct file *file)
 {
 	struct fsgate_group *group = file->private_data;
 
+	fsgate_marks_remove_group(group);
+	fsgate_event_flush(group);
 	mutex_lock(&fsgate_groups_lock);
 	list_del(&group->node);
 	mutex_unlock(&fsgate_groups_lock);
-	fsgate_group_free(group);
+	fsgate_group_put(group);
 	return 0;
+}
+
+static ssize_t fsgate_group_read(struct file *file, char __user *buf,
+				 size_t count, loff_t *pos)
+{
+	return fsgate_event_read(file->private_data, file, buf, count);
+}
+
+static __poll_t fsgate_group_poll(struct file *file, poll_table *wait)
+{
+	return fsgate_event_poll(file->private_data, file, wait);
+}
+
+/**
+ * fsgate_ioctl_stats() - FSGATE_IOC_STATS: a group's counters
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_stats
+ *
+ * Context: process context.
+ * Return: 0 or -EFAULT.
+ */
+static long fsgate_ioctl_stats(struct fsgate_group *group, void __user *arg)
+{
+	struct fsgate_stats stats = {
+		.marks = READ_ONCE(group->nr_marks),
+		.queued = fsgate_event_queued(group),
+		.delivered = atomic64_read(&group->delivered),
+		.overflows = atomic64_read(&group->overflows),
+	};
+
+	return copy_to_user(arg, &stats, sizeof(stats)) ? -EFAULT : 0;
+}
+
+static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct fsgate_group *group = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case FSGATE_IOC_MARK:
+		return fsgate_ioctl_mark(group, uarg);
+	case FSGATE_IOC_STATS:
+		return fsgate_ioctl_stats(group, uarg);
+	case FIONREAD:
+		/* As fanotify: the bytes a read() would return now. */
+		return put_user(fsgate_event_queued(group) *
+				FAN_EVENT_METADATA_LEN, (int __user *)uarg);
+	default:
+		return -ENOTTY;
+	}
 }
 
 static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
@@ -168,11 +237,16 @@ static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
 		   group->flags, group->event_f_flags, group->timeout_ms,
 		   fsgate_verdict_name(group->timeout_verdict),
 		   fsgate_verdict_name(group->orphan_verdict));
+	fsgate_marks_show_fdinfo(m, group);
 }
 
 static const struct file_operations fsgate_group_fops = {
 	.owner		= THIS_MODULE,
 	.release	= fsgate_group_release,
+	.read		= fsgate_group_read,
+	.poll		= fsgate_group_poll,
+	.unlocked_ioctl	= fsgate_group_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
 	.show_fdinfo	= fsgate_group_show_fdinfo,
 	.llseek		= noop_llseek,
 };
@@ -185,16 +259,40 @@ static struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	if (!group)
 		return NULL;
 	INIT_LIST_HEAD(&group->node);
+	refcount_set(&group->ref, 1);
 	group->id = atomic64_inc_return(&fsgate_next_group_id);
 	group->owner = get_pid(task_tgid(current));
+	group->uid = current_uid();
 	get_task_comm(group->comm, current);
 	group->flags = init->flags;
-	group->event_f_flags = init->event_f_flags;
+	/* As fanotify: event fds are large-file capable on 64-bit. */
+	group->event_f_flags = init->event_f_flags | O_LARGEFILE;
 	group->priority = fsgate_init_priority(init);
 	group->timeout_ms = init->timeout_ms;
 	group->timeout_verdict = init->timeout_verdict;
 	group->orphan_verdict = init->orphan_verdict;
+	INIT_LIST_HEAD(&group->subs);
+	spin_lock_init(&group->queue_lock);
+	INIT_LIST_HEAD(&group->queue);
+	INIT_LIST_HEAD(&group->overflow.node);
+	group->overflow.mask = FAN_Q_OVERFLOW;
+	init_waitqueue_head(&group->wq);
+	atomic64_set(&group->delivered, 0);
+	atomic64_set(&group->overflows, 0);
 	return group;
+}
+
+/* Whether the current user may have one more group. */
+static bool fsgate_group_allowed(void)
+{
+	struct fsgate_group *pos;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&fsgate_groups_lock);
+	list_for_each_entry(pos, &fsgate_groups, node)
+		if (uid_eq(pos->uid, current_uid()))
+			n++;
+	return n < max_groups;
 }
 
 /**
@@ -202,8 +300,9 @@ static struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
  * @init: the request, already copied from userspace
  *
  * Context: process context, may sleep. The caller checked privileges.
- * Return: the new group fd, -EINVAL for a bad request, -ENOMEM, or
- * another negative errno from fd allocation.
+ * Return: the new group fd, -EINVAL for a bad request, -EMFILE past
+ * max_groups for this user, -ENOMEM, or another negative errno from fd
+ * allocation.
  */
 int fsgate_group_create(const struct fsgate_init *init)
 {
@@ -236,14 +335,24 @@ int fsgate_group_create(const struct fsgate_init *init)
 	}
 
 	mutex_lock(&fsgate_groups_lock);
+	if (!fsgate_group_allowed()) {
+		mutex_unlock(&fsgate_groups_lock);
+		ret = -EMFILE;
+		goto out_put_file;
+	}
 	fsgate_group_list_insert(&fsgate_groups, group);
 	mutex_unlock(&fsgate_groups_lock);
 	fd_install(fd, file);
 	return fd;
 
+out_put_file:
+	/* Its release frees the group, which is on no list yet. */
+	fput(file);
+	put_unused_fd(fd);
+	return ret;
 out_put_fd:
 	put_unused_fd(fd);
 out_free_group:
-	fsgate_group_free(group);
+	fsgate_group_put(group);
 	return ret;
 }

@@ -2,20 +2,32 @@
 #ifndef _FSGATE_GROUP_H
 #define _FSGATE_GROUP_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
 #include <linux/fsgate.h>
+
+#include "event.h"
 
 struct pid;
 struct seq_file;
 
 /**
  * struct fsgate_group - one listener group, owned by its group fd
- * @node: entry in fsgate_groups; see the locking note in group.c
+ * @node: entry in fsgate_groups, under fsgate_groups_lock
+ * @ref: the fd holds one; the event path holds one while it queues
+ * @rcu: the group is freed after an RCU grace period, because the event
+ *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
  * @owner: thread group that created the group
+ * @uid: real uid of the creator, for the max_groups limit
  * @comm: command name of the creator, for /proc/fsgate/groups
  * @flags: FSGATE_* flags from struct fsgate_init, class included
  * @event_f_flags: open flags of the fds that events carry
@@ -23,14 +35,28 @@ struct seq_file;
  * @timeout_ms: as given in struct fsgate_init
  * @timeout_verdict: FSGATE_VERDICT_*, as given
  * @orphan_verdict: FSGATE_VERDICT_*, as given
+ * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
+ * @nr_marks: entries of @subs, under fsgate_mark_mutex; read locklessly
+ * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown
+ * @queue: struct fsgate_event waiting to be read
+ * @queued: entries of @queue
+ * @overflow: the one overflow event, queued at most once
+ * @overflow_queued: @overflow is on @queue
+ * @shutdown: the fd is being released; nothing more is queued
+ * @wq: readers and pollers wait here for events
+ * @delivered: events read
+ * @overflows: times the queue overflowed
  *
- * Everything but @node is set before the group is published and never
- * changes, so readers need no lock for it.
+ * Everything from @id to @orphan_verdict is set before the group is
+ * published and never changes, so readers need no lock for it.
  */
 struct fsgate_group {
 	struct list_head node;
+	refcount_t ref;
+	struct rcu_head rcu;
 	u64 id;
 	struct pid *owner;
+	kuid_t uid;
 	char comm[TASK_COMM_LEN];
 	u32 flags;
 	u32 event_f_flags;
@@ -38,6 +64,20 @@ struct fsgate_group {
 	u32 timeout_ms;
 	u32 timeout_verdict;
 	u32 orphan_verdict;
+
+	struct list_head subs;
+	unsigned int nr_marks;
+
+	spinlock_t queue_lock;	/* see @queue_lock above */
+	struct list_head queue;
+	unsigned int queued;
+	struct fsgate_event overflow;
+	bool overflow_queued;
+	bool shutdown;
+	wait_queue_head_t wq;
+
+	atomic64_t delivered;
+	atomic64_t overflows;
 };
 
 /* All live groups, highest priority first; equal priorities by age. */
@@ -50,5 +90,6 @@ const char *fsgate_class_name(u32 flags);
 void fsgate_group_list_insert(struct list_head *head,
 			      struct fsgate_group *group);
 int fsgate_group_create(const struct fsgate_init *init);
+void fsgate_group_put(struct fsgate_group *group);
 
 #endif /* _FSGATE_GROUP_H */

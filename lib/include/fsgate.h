@@ -7,6 +7,7 @@
 #ifndef FSGATE_H
 #define FSGATE_H
 
+#include <stdint.h>
 #include <linux/fsgate.h>
 
 #ifdef __cplusplus
@@ -37,6 +38,28 @@ int fsgate_init(unsigned int flags, unsigned int event_f_flags,
  * Return: as fsgate_init().
  */
 int fsgate_init_ext(const struct fsgate_init *init);
+
+/**
+ * fsgate_mark() - add, remove or flush marks, as fanotify_mark(2)
+ * @fd: a group fd
+ * @flags: FSGATE_MARK_* flags
+ * @mask: FAN_* events, with FAN_ONDIR and FAN_EVENT_ON_CHILD
+ * @dirfd: as in openat(2), or the object itself when @pathname is NULL
+ * @pathname: path of the object, or NULL
+ *
+ * Return: 0, or -1 with errno set as fanotify_mark(2) would set it.
+ */
+int fsgate_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
+		const char *pathname);
+
+/**
+ * fsgate_stats() - read a group's counters
+ * @fd: a group fd
+ * @stats: filled in
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int fsgate_stats(int fd, struct fsgate_stats *stats);
 
 #ifdef __cplusplus
 }

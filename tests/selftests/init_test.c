@@ -244,17 +244,39 @@ TEST(proc_lists_groups_in_priority_order)
 
 TEST(closing_groups_frees_them)
 {
-	int fds[256], i;
+	int fds[100], i;
 
-	for (i = 0; i < 256; i++) {
+	for (i = 0; i < 100; i++) {
 		fds[i] = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
 			 FSGATE_PRIORITY_DEFAULT);
 		ASSERT_LE(0, fds[i]);
 	}
-	EXPECT_EQ(256, fsgate_test_groups_of(getpid()));
-	for (i = 0; i < 256; i++)
+	EXPECT_EQ(100, fsgate_test_groups_of(getpid()));
+	for (i = 0; i < 100; i++)
 		close(fds[i]);
 	EXPECT_EQ(0, fsgate_test_groups_of(getpid()));
+}
+
+TEST(a_user_has_at_most_max_groups)
+{
+	int fds[129], i, n = 0;
+
+	/* max_groups is 128, as fanotify's max_user_groups. */
+	for (i = 0; i < 129; i++) {
+		fds[i] = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+				     FSGATE_PRIORITY_DEFAULT);
+		if (fds[i] < 0)
+			break;
+		n++;
+	}
+	EXPECT_EQ(128, n);
+	EXPECT_EQ(EMFILE, errno);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	/* Closing one makes room for one. */
+	i = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	EXPECT_LE(0, i);
+	close(i);
 }
 
 TEST(group_of_a_dead_process_goes_away)

@@ -10,6 +10,7 @@
 #ifndef _UAPI_LINUX_FSGATE_H
 #define _UAPI_LINUX_FSGATE_H
 
+#include <linux/fanotify.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -76,6 +77,68 @@ struct fsgate_init {
 	__u64 reserved[5];
 };
 
+/*
+ * Mark flags: fanotify_mark(2)'s FAN_MARK_* values. Exactly one of ADD,
+ * REMOVE and FLUSH; at most one object type.
+ */
+#define FSGATE_MARK_ADD			FAN_MARK_ADD
+#define FSGATE_MARK_REMOVE		FAN_MARK_REMOVE
+#define FSGATE_MARK_DONT_FOLLOW		FAN_MARK_DONT_FOLLOW
+#define FSGATE_MARK_ONLYDIR		FAN_MARK_ONLYDIR
+#define FSGATE_MARK_IGNORED_MASK	FAN_MARK_IGNORED_MASK
+#define FSGATE_MARK_IGNORED_SURV_MODIFY	FAN_MARK_IGNORED_SURV_MODIFY
+#define FSGATE_MARK_FLUSH		FAN_MARK_FLUSH
+#define FSGATE_MARK_INODE		FAN_MARK_INODE
+#define FSGATE_MARK_MOUNT		FAN_MARK_MOUNT
+#define FSGATE_MARK_FILESYSTEM		FAN_MARK_FILESYSTEM
+#define FSGATE_MARK_TYPES		(FSGATE_MARK_INODE | FSGATE_MARK_MOUNT | \
+					 FSGATE_MARK_FILESYSTEM)
+
+#define FSGATE_MARK_FLAGS	(FSGATE_MARK_ADD | FSGATE_MARK_REMOVE | \
+				 FSGATE_MARK_DONT_FOLLOW | FSGATE_MARK_ONLYDIR | \
+				 FSGATE_MARK_IGNORED_MASK | \
+				 FSGATE_MARK_IGNORED_SURV_MODIFY | \
+				 FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES)
+
+/* Notification events a mark may ask for: fanotify's FAN_* values. */
+#define FSGATE_NOTIF_EVENTS	(FAN_ACCESS | FAN_MODIFY | FAN_CLOSE_WRITE | \
+				 FAN_CLOSE_NOWRITE | FAN_OPEN | FAN_OPEN_EXEC)
+/* Flags a mark's mask may carry besides events. */
+#define FSGATE_MASK_FLAGS	(FAN_ONDIR | FAN_EVENT_ON_CHILD)
+
+/**
+ * struct fsgate_mark - argument of %FSGATE_IOC_MARK, as fanotify_mark(2)
+ * @flags: FSGATE_MARK_* flags
+ * @dirfd: with @pathname as in openat(2); without it, the object of the
+ *	fd itself (AT_FDCWD: the current directory)
+ * @mask: FSGATE_NOTIF_EVENTS bits, with FAN_ONDIR and FAN_EVENT_ON_CHILD
+ * @pathname: userspace pointer to a NUL-terminated path, or 0
+ * @reserved: must be zero
+ */
+struct fsgate_mark {
+	__u32 flags;
+	__s32 dirfd;
+	__u64 mask;
+	__u64 pathname;
+	__u64 reserved[4];
+};
+
+/**
+ * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
+ * @marks: objects the group has marks or ignore masks on
+ * @queued: events waiting to be read
+ * @delivered: events read since the group was made
+ * @overflows: times the queue was full and events were dropped
+ * @reserved: zero, for counters to come
+ */
+struct fsgate_stats {
+	__u64 marks;
+	__u64 queued;
+	__u64 delivered;
+	__u64 overflows;
+	__u64 reserved[12];
+};
+
 #define FSGATE_IOC_MAGIC	0xF5
 
 /*
@@ -83,5 +146,11 @@ struct fsgate_init {
  * returns the fd of a new listener group.
  */
 #define FSGATE_IOC_INIT		_IOW(FSGATE_IOC_MAGIC, 0x01, struct fsgate_init)
+
+/* ioctl(group fd, FSGATE_IOC_MARK, struct fsgate_mark *) returns 0. */
+#define FSGATE_IOC_MARK		_IOW(FSGATE_IOC_MAGIC, 0x02, struct fsgate_mark)
+
+/* ioctl(group fd, FSGATE_IOC_STATS, struct fsgate_stats *) returns 0. */
+#define FSGATE_IOC_STATS	_IOR(FSGATE_IOC_MAGIC, 0x03, struct fsgate_stats)
 
 #endif /* _UAPI_LINUX_FSGATE_H */

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Notification events: which bits a group is told of, its queue, and
+ * reading events as struct fanotify_event_metadata.
+ *
+ * Locking: a group's @queue_lock (a spinlock) protects @queue, @queued,
+ * @overflow_queued and @shutdown. Events are allocated before it is
+ * taken and freed after it is dropped.
+ */
+#include <linux/cred.h>
+#include <linux/fanotify.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "event.h"
+#include "group.h"
+
+static unsigned int max_queued_events = 16384;
+module_param(max_queued_events, uint, 0644);
+MODULE_PARM_DESC(max_queued_events,
+		 "Events one group may queue, unless FSGATE_UNLIMITED_QUEUE (16384)");
+
+/**
+ * fsgate_event_mask() - what a group is told of one event
+ * @event: the fsnotify event bits, FS_ISDIR included
+ * @marks: union of the group's mark masks that apply to the event
+ * @ignore: union of the group's ignore masks on the objects involved
+ *
+ * As fanotify: a directory's events need FAN_ONDIR in the marks, and
+ * ignore masks win over marks.
+ *
+ * Context: any.
+ * Return: the FAN_* bits to report (FAN_ONDIR for a directory), or 0.
+ */
+u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
+{
+	u32 mask = event & marks & ~ignore & FSGATE_NOTIF_EVENTS;
+
+	if (!mask)
+		return 0;
+	if (event & FS_ISDIR) {
+		if (!(marks & FAN_ONDIR))
+			return 0;
+		mask |= FAN_ONDIR;
+	}
+	return mask;
+}
+
+static void fsgate_event_free(struct fsgate_event *event)
+{
+	path_put(&event->path);
+	put_pid(event->pid);
+	kfree(event);
+}
+
+/* The queue's last event absorbs @mask if it is about the same access. */
+static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
+			       const struct path *path, struct pid *pid)
+{
+	struct fsgate_event *last;
+
+	if (list_empty(&group->queue))
+		return false;
+	last = list_last_entry(&group->queue, struct fsgate_event, node);
+	if (last == &group->overflow || last->pid != pid ||
+	    !path_equal(&last->path, path))
+		return false;
+	last->mask |= mask;
+	return true;
+}
+
+/**
+ * fsgate_event_queue() - tell a group of an event
+ * @group: the group, referenced by the caller
+ * @mask: FAN_* bits from fsgate_event_mask()
+ * @path: the file
+ *
+ * Merges with the last queued event when it is the same file and the
+ * same process. A full queue gets one overflow event and drops the rest
+ * until the reader catches up; the accessing process never waits.
+ *
+ * Context: process context, may sleep; no fsgate locks held.
+ */
+void fsgate_event_queue(struct fsgate_group *group, u32 mask,
+			const struct path *path)
+{
+	struct pid *pid = group->flags & FSGATE_REPORT_TID ? task_pid(current) :
+							     task_tgid(current);
+	struct fsgate_event *event;
+
+	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	spin_lock(&group->queue_lock);
+	if (group->shutdown || fsgate_event_merge(group, mask, path, pid))
+		goto out_unlock;
+	if (!event || (group->queued >= max_queued_events &&
+		       !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
+		if (!group->overflow_queued) {
+			group->overflow_queued = true;
+			list_add_tail(&group->overflow.node, &group->queue);
+			group->queued++;
+			atomic64_inc(&group->overflows);
+			wake_up(&group->wq);
+		}
+		goto out_unlock;
+	}
+	event->mask = mask;
+	event->path = *path;
+	path_get(&event->path);
+	event->pid = get_pid(pid);
+	list_add_tail(&event->node, &group->queue);
+	group->queued++;
+	event = NULL;
+	wake_up(&group->wq);
+out_unlock:
+	spin_unlock(&group->queue_lock);
+	kfree(event);
+}
+
+/* Take the first event if a buffer of @count bytes can hold it. */
+static struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
+						 size_t count)
+{
+	struct fsgate_event *event = NULL;
+
+	spin_lock(&group->queue_lock);
+	if (list_empty(&group->queue))
+		goto out;
+	if (count < FAN_EVENT_METADATA_LEN) {
+		event = ERR_PTR(-EINVAL);
+		goto out;
+	}
+	event = list_first_entry(&group->queue, struct fsgate_event, node);
+	list_del_init(&event->node);
+	group->queued--;
+	if (event == &group->overflow)
+		group->overflow_queued = false;
+out:
+	spin_unlock(&group->queue_lock);
+	return event;
+}
+
+/* Copy one event out, with a new fd for its file; return its length. */
+static ssize_t fsgate_event_copy(struct fsgate_group *group,
+				 struct fsgate_event *event, char __user *buf)
+{
+	struct fanotify_event_metadata meta = {
+		.event_len = FAN_EVENT_METADATA_LEN,
+		.vers = FANOTIFY_METADATA_VERSION,
+		.metadata_len = FAN_EVENT_METADATA_LEN,
+		.mask = event->mask,
+		.fd = FAN_NOFD,
+		.pid = event->pid ? pid_vnr(event->pid) : 0,
+	};
+	struct file *file = NULL;
+	int fd = FAN_NOFD;
+
+	if (event->path.dentry) {
+		fd = get_unused_fd_flags(group->event_f_flags);
+		if (fd < 0)
+			return fd;
+		/* I/O through this file must raise no events of its own. */
+		file = dentry_open(&event->path,
+				   group->event_f_flags | __FMODE_NONOTIFY,
+				   current_cred());
+		if (IS_ERR(file)) {
+			put_unused_fd(fd);
+			return PTR_ERR(file);
+		}
+		meta.fd = fd;
+	}
+	if (copy_to_user(buf, &meta, sizeof(meta))) {
+		if (file) {
+			fput(file);
+			put_unused_fd(fd);
+		}
+		return -EFAULT;
+	}
+	if (file)
+		fd_install(fd, file);
+	atomic64_inc(&group->delivered);
+	return FAN_EVENT_METADATA_LEN;
+}
+
+/**
+ * fsgate_event_read() - read() on a group fd
+ * @group: the group
+ * @file: the group fd's file, for O_NONBLOCK
+ * @buf: userspace buffer
+ * @count: its size
+ *
+ * As fanotify: as many whole events as fit, blocking for the first one
+ * unless O_NONBLOCK.
+ *
+ * Context: process context, may sleep.
+ * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
+ * -ERESTARTSYS; -EFAULT; or the error opening the first event's fd.
+ */
+ssize_t fsgate_event_read(struct fsgate_group *group, struct file *file,
+			  char __user *buf, size_t count)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct fsgate_event *event;
+	char __user *start = buf;
+	ssize_t ret;
+
+	add_wait_queue(&group->wq, &wait);
+	for (;;) {
+		event = fsgate_event_dequeue(group, count);
+		if (IS_ERR(event)) {
+			ret = PTR_ERR(event);
+			break;
+		}
+		if (!event) {
+			ret = -EAGAIN;
+			if (file->f_flags & O_NONBLOCK || start != buf)
+				break;
+			ret = -ERESTARTSYS;
+			if (signal_pending(current))
+				break;
+			wait_woken(&wait, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+			continue;
+		}
+		ret = fsgate_event_copy(group, event, buf);
+		if (event != &group->overflow)
+			fsgate_event_free(event);
+		if (ret < 0)
+			break;
+		buf += ret;
+		count -= ret;
+	}
+	remove_wait_queue(&group->wq, &wait);
+	if (start != buf && ret != -EFAULT)
+		ret = buf - start;
+	return ret;
+}
+
+/**
+ * fsgate_event_poll() - poll() on a group fd
+ * @group: the group
+ * @file: the group fd's file
+ * @wait: poll table
+ *
+ * Context: process context.
+ * Return: EPOLLIN | EPOLLRDNORM while events are queued, else 0.
+ */
+__poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,
+			   poll_table *wait)
+{
+	__poll_t ret = 0;
+
+	poll_wait(file, &group->wq, wait);
+	spin_lock(&group->queue_lock);
+	if (!list_empty(&group->queue))
+		ret = EPOLLIN | EPOLLRDNORM;
+	spin_unlock(&group->queue_lock);
+	return ret;
+}
+
+/**
+ * fsgate_event_queued() - events waiting to be read
+ * @group: the group
+ *
+ * Context: any.
+ * Return: the number of queued events, the overflow event included.
+ */
+unsigned int fsgate_event_queued(struct fsgate_group *group)
+{
+	return READ_ONCE(group->queued);
+}
+
+/**
+ * fsgate_event_flush() - stop queueing and drop every queued event
+ * @group: a group whose fd is being released
+ *
+ * Context: process context.
+ */
+void fsgate_event_flush(struct fsgate_group *group)
+{
+	struct fsgate_event *event, *next;
+	LIST_HEAD(dropped);
+
+	spin_lock(&group->queue_lock);
+	group->shutdown = true;
+	list_splice_init(&group->queue, &dropped);
+	group->queued = 0;
+	group->overflow_queued = false;
+	spin_unlock(&group->queue_lock);
+	list_for_each_entry_safe(event, next, &dropped, node)
+		if (event != &group->overflow)
+			fsgate_event_free(event);
+}

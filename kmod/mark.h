@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _FSGATE_MARK_H
+#define _FSGATE_MARK_H
+
+#include <linux/fsnotify_backend.h>
+#include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+struct fsgate_group;
+struct fsgate_mark;
+struct seq_file;
+
+/**
+ * struct fsgate_obj - fsgate's one fsnotify mark on an inode or superblock
+ * @fsn: the mark; its mask is the union of what @subs need
+ * @subs: struct fsgate_sub of every group with a mark on the object;
+ *	RCU list, changed under fsgate_mark_mutex
+ * @type: FSNOTIFY_OBJ_TYPE_INODE or FSNOTIFY_OBJ_TYPE_SB
+ * @object: the inode or super_block, to add marks beside @fsn
+ * @detaching: set under fsgate_mark_mutex once fsgate itself destroys @fsn
+ *
+ * Freed by fsnotify's free_mark callback, after an SRCU grace period.
+ */
+struct fsgate_obj {
+	struct fsnotify_mark fsn;
+	struct list_head subs;
+	unsigned int type;
+	void *object;
+	bool detaching;
+};
+
+/**
+ * struct fsgate_sub - one group's mark on one object
+ * @obj_node: entry in @obj->subs
+ * @group_node: entry in the group's @subs, under fsgate_mark_mutex
+ * @group: the group; freed only after an RCU grace period
+ * @obj: the object
+ * @mask: events and FAN_ONDIR / FAN_EVENT_ON_CHILD wanted
+ * @ignore: events ignored; read and cleared locklessly (READ/WRITE_ONCE)
+ * @surv_modify: @ignore survives modification of the file
+ * @rcu: for kfree_rcu()
+ */
+struct fsgate_sub {
+	struct list_head obj_node;
+	struct list_head group_node;
+	struct fsgate_group *group;
+	struct fsgate_obj *obj;
+	u32 mask;
+	u32 ignore;
+	bool surv_modify;
+	struct rcu_head rcu;
+};
+
+u32 fsgate_obj_union_mask(const struct fsgate_obj *obj);
+int fsgate_mark_check(const struct fsgate_mark *mark);
+long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
+void fsgate_marks_remove_group(struct fsgate_group *group);
+void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
+void fsgate_obj_freeing(struct fsgate_obj *obj);
+
+#endif /* _FSGATE_MARK_H */

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario: the trace example (fatrace-like) shows the accesses of shell
+# commands with the right pids, event letters and paths. Records of one
+# process on one file may be merged or not, depending on when the reader
+# runs, so the letters are compared per process and file. Prints TAP.
+d=/tmp/trace.$$
+mkdir -p $d && echo hello >$d/a
+trace $d >$d.out 2>$d.err &
+tracer=$!
+while ! grep -q watching $d.err 2>/dev/null; do sleep 0.1; done
+
+sh -c 'echo $$ >'$d'.pid1; exec cat '$d'/a >/dev/null'
+sh -c 'echo more >>'$d'/a; echo $$ >'$d'.pid2'
+sleep 1
+kill $tracer
+wait $tracer 2>/dev/null
+
+# The letters one process's records on $d/a add up to, in fatrace order.
+letters() {
+	awk -v pid="$1" -v path="$d/a" '$1 == pid && $3 == path { s = s $2 }
+		END { for (i = 1; i <= length("RWOXC"); i++) {
+			c = substr("RWOXC", i, 1); if (index(s, c)) o = o c }
+		      print o }' $d.out
+}
+check() {
+	got=$(letters "$2")
+	if [ "$got" = "$3" ]; then
+		echo "ok $1 $4"
+	else
+		echo "not ok $1 $4: got '$got'"
+		sed 's/^/# /' $d.out
+	fi
+}
+echo "1..3"
+check 1 "$(cat $d.pid1)" ROC "cat: open, read and close, with its pid"
+check 2 "$(cat $d.pid2)" WOC "appending shell: open, write and close"
+others=$(awk -v a="$(cat $d.pid1)" -v b="$(cat $d.pid2)" \
+	'$1 != a && $1 != b' $d.out | grep -c .)
+if [ "$others" = 0 ]; then
+	echo "ok 3 no other process and not the tracer itself"
+else
+	echo "not ok 3 no other process and not the tracer itself"
+	sed 's/^/# /' $d.out
+fi

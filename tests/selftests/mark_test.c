@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * FSGATE_IOC_MARK and notification events: marks on inodes, directories
+ * and filesystems, ignore masks, reading, limits and bad input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+
+#define ALL_EVENTS FSGATE_NOTIF_EVENTS
+
+struct seen {
+	uint64_t mask;		/* every event's bits, ored */
+	int records;
+	int overflows;
+	pid_t pid;		/* of the last record */
+};
+
+/* Read every queued event (non-blocking); fold those about @path. */
+static int drain(int fd, const char *path, struct seen *s)
+{
+	char buf[4096] __attribute__((aligned(8))), link[64], got[PATH_MAX];
+	const struct fanotify_event_metadata *ev;
+	ssize_t len, n;
+	int total = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (;;) {
+		len = read(fd, buf, sizeof(buf));
+		if (len < 0)
+			return errno == EAGAIN ? total : -1;
+		for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
+		     ev = FAN_EVENT_NEXT(ev, len)) {
+			total++;
+			if (ev->vers != FANOTIFY_METADATA_VERSION)
+				return -1;
+			if (ev->mask & FAN_Q_OVERFLOW) {
+				s->overflows++;
+				if (ev->fd != FAN_NOFD)
+					return -1;
+				continue;
+			}
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", ev->fd);
+			n = readlink(link, got, sizeof(got) - 1);
+			close(ev->fd);
+			if (n < 0)
+				return -1;
+			got[n] = '\0';
+			if (path && strcmp(got, path))
+				continue;
+			s->mask |= ev->mask;
+			s->records++;
+			s->pid = ev->pid;
+		}
+	}
+}
+
+static int group(unsigned int flags)
+{
+	return fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK | flags,
+			   O_RDONLY | O_CLOEXEC, FSGATE_PRIORITY_DEFAULT);
+}
+
+static void touch_read(const char *path)
+{
+	char c;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) < 0)
+			perror("read");
+		close(fd);
+	}
+}
+
+static void append(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	if (fd >= 0) {
+		if (write(fd, "x", 1) != 1)
+			perror("write");
+		close(fd);
+	}
+}
+
+FIXTURE(fs) {
+	char dir[64];
+	char file[80];
+	char sub[80];
+	int g;
+};
+
+/* Each test gets a fresh tmpfs of its own, in a mount namespace of its own. */
+FIXTURE_SETUP(fs)
+{
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	snprintf(self->dir, sizeof(self->dir), "/tmp/mark.%d", getpid());
+	ASSERT_EQ(0, mkdir(self->dir, 0755));
+	ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, NULL));
+	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
+	snprintf(self->sub, sizeof(self->sub), "%s/sub", self->dir);
+	ASSERT_EQ(0, mkdir(self->sub, 0755));
+	ASSERT_LE(0, close(open(self->file, O_CREAT | O_WRONLY, 0644)));
+	append(self->file);
+	self->g = group(0);
+	ASSERT_LE(0, self->g);
+}
+
+FIXTURE_TEARDOWN(fs)
+{
+	close(self->g);
+	umount2(self->dir, MNT_DETACH);
+	rmdir(self->dir);
+}
+
+TEST_F(fs, inode_mark_reports_open_read_close)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, ALL_EVENTS,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN | FAN_ACCESS | FAN_CLOSE_NOWRITE, s.mask);
+	EXPECT_EQ(getpid(), s.pid);
+}
+
+TEST_F(fs, only_the_asked_events_are_reported)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	append(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_CLOSE_WRITE, s.mask);
+}
+
+TEST_F(fs, write_reports_modify_and_close_write)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, ALL_EVENTS,
+				 AT_FDCWD, self->file));
+	append(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN | FAN_MODIFY | FAN_CLOSE_WRITE, s.mask);
+}
+
+TEST_F(fs, identical_events_of_one_process_merge)
+{
+	struct seen s;
+	int i;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	for (i = 0; i < 10; i++)
+		touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(1, s.records);
+}
+
+TEST_F(fs, directory_mark_needs_event_on_child)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->dir));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD,
+				 FAN_OPEN | FAN_EVENT_ON_CHILD, AT_FDCWD,
+				 self->dir));
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+}
+
+TEST_F(fs, directories_need_ondir)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->sub));
+	close(open(self->sub, O_RDONLY | O_DIRECTORY));
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN | FAN_ONDIR,
+				 AT_FDCWD, self->sub));
+	close(open(self->sub, O_RDONLY | O_DIRECTORY));
+	ASSERT_LE(0, drain(self->g, self->sub, &s));
+	EXPECT_EQ(FAN_OPEN | FAN_ONDIR, s.mask);
+}
+
+TEST_F(fs, filesystem_mark_sees_every_file)
+{
+	char other[96];
+	struct seen s;
+
+	snprintf(other, sizeof(other), "%s/other", self->sub);
+	ASSERT_LE(0, close(open(other, O_CREAT | O_WRONLY, 0644)));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FAN_OPEN,
+				 AT_FDCWD, self->dir));
+	touch_read(other);
+	ASSERT_LE(0, drain(self->g, other, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+	/* Nothing from another filesystem. */
+	touch_read("/fsgate/bin/run-suite");
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+}
+
+TEST_F(fs, ignore_mask_wins_and_modify_clears_it)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FAN_OPEN | FAN_CLOSE_WRITE,
+				 AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_IGNORED_MASK, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	/* The write clears the ignore mask: its close is reported... */
+	append(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_CLOSE_WRITE, s.mask & FAN_CLOSE_WRITE);
+	/* ... and so is the next open. */
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+}
+
+TEST_F(fs, ignore_mask_can_survive_modify)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FAN_OPEN,
+				 AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_IGNORED_MASK |
+				 FSGATE_MARK_IGNORED_SURV_MODIFY, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	append(self->file);
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+}
+
+TEST_F(fs, remove_and_flush_stop_events)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_REMOVE, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	EXPECT_EQ(-1, fsgate_mark(self->g, FSGATE_MARK_REMOVE, FAN_OPEN,
+				  AT_FDCWD, self->file));
+	EXPECT_EQ(ENOENT, errno);
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->sub));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_FLUSH, 0, AT_FDCWD,
+				 NULL));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+}
+
+TEST_F(fs, other_groups_marks_are_their_own)
+{
+	int g2 = group(0);
+	struct seen s;
+
+	ASSERT_LE(0, g2);
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_mark(g2, FSGATE_MARK_ADD, FAN_CLOSE_NOWRITE,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+	ASSERT_LE(0, drain(g2, self->file, &s));
+	EXPECT_EQ(FAN_CLOSE_NOWRITE, s.mask);
+	/* Closing one group leaves the other's mark working. */
+	close(g2);
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+}
+
+TEST_F(fs, event_fd_is_quiet_and_has_the_group_flags)
+{
+	char buf[4096] __attribute__((aligned(8))), c;
+	const struct fanotify_event_metadata *ev = (void *)buf;
+	struct seen s;
+	ssize_t len;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, ALL_EVENTS,
+				 AT_FDCWD, self->file));
+	close(open(self->file, O_RDONLY));
+	len = read(self->g, buf, sizeof(buf));
+	ASSERT_EQ(FAN_EVENT_METADATA_LEN, len);
+	ASSERT_LE(0, ev->fd);
+	EXPECT_EQ(O_RDONLY, fcntl(ev->fd, F_GETFL) & O_ACCMODE);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(ev->fd, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(1, read(ev->fd, &c, 1));
+	close(ev->fd);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+}
+
+TEST_F(fs, exclude_self_drops_own_events_only)
+{
+	int g = group(FSGATE_EXCLUDE_SELF);
+	struct seen s;
+	pid_t pid;
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 self->file));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(g, NULL, &s));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		touch_read(self->file);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_LE(0, drain(g, self->file, &s));
+	EXPECT_EQ(pid, s.pid);
+	close(g);
+}
+
+static void *thread_open(void *arg)
+{
+	touch_read(arg);
+	return (void *)(long)syscall(SYS_gettid);
+}
+
+TEST_F(fs, report_tid_reports_the_thread)
+{
+	int g = group(FSGATE_REPORT_TID);
+	struct seen s;
+	pthread_t t;
+	void *tid;
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 self->file));
+	ASSERT_EQ(0, pthread_create(&t, NULL, thread_open, self->file));
+	ASSERT_EQ(0, pthread_join(t, &tid));
+	ASSERT_LE(0, drain(g, self->file, &s));
+	EXPECT_EQ((pid_t)(long)tid, s.pid);
+	EXPECT_NE(getpid(), s.pid);
+	close(g);
+}
+
+TEST_F(fs, blocking_rules_poll_and_fionread)
+{
+	struct pollfd p = { .fd = self->g, .events = POLLIN };
+	char small[8], buf[4096] __attribute__((aligned(8)));
+	int n = -1;
+
+	EXPECT_EQ(-1, read(self->g, buf, sizeof(buf)));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	ASSERT_EQ(0, ioctl(self->g, FIONREAD, &n));
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN, n);
+	EXPECT_EQ(-1, read(self->g, small, sizeof(small)));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+static int write_param(const char *name, const char *value)
+{
+	char path[128];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, value, strlen(value)) < 0 ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
+TEST_F(fs, full_queue_reports_one_overflow)
+{
+	struct fsgate_stats st;
+	char path[128];
+	struct seen s;
+	int i, n;
+
+	ASSERT_EQ(0, write_param("max_queued_events", "10"));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FAN_CLOSE_WRITE,
+				 AT_FDCWD, self->dir));
+	for (i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", self->dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	n = drain(self->g, NULL, &s);
+	write_param("max_queued_events", "16384");
+	EXPECT_EQ(11, n);
+	EXPECT_EQ(1, s.overflows);
+	ASSERT_EQ(0, fsgate_stats(self->g, &st));
+	EXPECT_EQ(1, st.overflows);
+	EXPECT_EQ(0, st.queued);
+	EXPECT_EQ(11, st.delivered);
+}
+
+TEST_F(fs, unlink_and_umount_free_marks)
+{
+	struct fsgate_stats st;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->sub));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FAN_OPEN,
+				 AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_stats(self->g, &st));
+	EXPECT_EQ(3, st.marks);
+	ASSERT_EQ(0, unlink(self->file));
+	ASSERT_EQ(0, fsgate_stats(self->g, &st));
+	EXPECT_EQ(2, st.marks);
+	ASSERT_EQ(0, umount(self->dir));
+	ASSERT_EQ(0, fsgate_stats(self->g, &st));
+	EXPECT_EQ(0, st.marks);
+}
+
+TEST_F(fs, many_inode_marks_are_freed_with_the_group)
+{
+	struct fsgate_stats st;
+	char path[128];
+	int i, g = group(0);
+
+	ASSERT_LE(0, g);
+	for (i = 0; i < 2000; i++) {
+		snprintf(path, sizeof(path), "%s/m%d", self->dir, i);
+		ASSERT_LE(0, close(open(path, O_CREAT | O_WRONLY, 0644)));
+		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN,
+					 AT_FDCWD, path));
+	}
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(2000, st.marks);
+	EXPECT_EQ(0, close(g));
+}
+
+TEST_F(fs, fdinfo_lists_marks)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_test_fdinfo(self->g, "mask", buf, sizeof(buf)));
+	EXPECT_STREQ("20", buf);
+}
+
+TEST_F(fs, bad_requests_fail_as_fanotify_mark)
+{
+	struct fsgate_mark m = {
+		.flags = FSGATE_MARK_ADD, .dirfd = AT_FDCWD, .mask = FAN_OPEN,
+		.pathname = (uintptr_t)self->file,
+	};
+	struct fsgate_mark bad;
+	static const struct {
+		unsigned int flags;
+		uint64_t mask;
+		int err;
+	} cases[] = {
+		{ FSGATE_MARK_ADD | FSGATE_MARK_REMOVE, FAN_OPEN, EINVAL },
+		{ 0, FAN_OPEN, EINVAL },
+		{ FSGATE_MARK_ADD | 0x80000000u, FAN_OPEN, EINVAL },
+		{ FSGATE_MARK_ADD | FSGATE_MARK_MOUNT | FSGATE_MARK_FILESYSTEM,
+		  FAN_OPEN, EINVAL },
+		{ FSGATE_MARK_ADD, 0, EINVAL },
+		{ FSGATE_MARK_ADD, FAN_ONDIR, EINVAL },
+		{ FSGATE_MARK_ADD, FAN_OPEN | (1ULL << 40), EINVAL },
+		{ FSGATE_MARK_ADD, FAN_OPEN_PERM, EINVAL },
+		{ FSGATE_MARK_ADD, FAN_OPEN | FAN_Q_OVERFLOW, EINVAL },
+		{ FSGATE_MARK_ADD | FSGATE_MARK_IGNORED_SURV_MODIFY, FAN_OPEN,
+		  EINVAL },
+		{ FSGATE_MARK_FLUSH | FSGATE_MARK_ONLYDIR, 0, EINVAL },
+		{ FSGATE_MARK_ADD | FSGATE_MARK_ONLYDIR, FAN_OPEN, ENOTDIR },
+		{ FSGATE_MARK_ADD | FSGATE_MARK_MOUNT, FAN_OPEN, EOPNOTSUPP },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bad = m;
+		bad.flags = cases[i].flags;
+		bad.mask = cases[i].mask;
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_MARK, &bad))
+			TH_LOG("case %u", i);
+		EXPECT_EQ(cases[i].err, errno) TH_LOG("case %u", i);
+	}
+	bad = m;
+	bad.reserved[3] = 1;
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_MARK, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	bad = m;
+	bad.dirfd = 1000;
+	bad.pathname = 0;
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_MARK, &bad));
+	EXPECT_EQ(EBADF, errno);
+	bad = m;
+	bad.pathname = (uintptr_t)"/no/such/file";
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_MARK, &bad));
+	EXPECT_EQ(ENOENT, errno);
+	bad = m;
+	bad.pathname = 8;
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_MARK, &bad));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_MARK, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(fs, relative_path_and_dirfd_mark_the_same_object)
+{
+	int dfd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	int ffd = open(self->file, O_RDONLY);
+	struct seen s;
+
+	ASSERT_LE(0, dfd);
+	ASSERT_LE(0, ffd);
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN, dfd,
+				 "file"));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_REMOVE, FAN_OPEN, ffd,
+				 NULL));
+	touch_read(self->file);
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	close(dfd);
+	close(ffd);
+}
+
+TEST_HARNESS_MAIN
