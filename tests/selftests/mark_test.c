@@ -437,6 +437,37 @@ TEST_F(fs, full_queue_reports_one_overflow)
 	EXPECT_EQ(11, st.delivered);
 }
 
+TEST_F(fs, proc_shows_marks_and_counters)
+{
+	unsigned int id, pid, prio, marks, queued, delivered, overflows;
+	char line[256], comm[64], class[32];
+	int found = 0;
+	FILE *f;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	touch_read(self->file);
+	touch_read(self->file);
+	f = fopen("/proc/fsgate/groups", "re");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	EXPECT_STREQ("id pid comm class priority marks queued delivered overflows\n",
+		     line);
+	while (fgets(line, sizeof(line), f)) {
+		ASSERT_EQ(9, sscanf(line, "%u %u %63s %31s %u %u %u %u %u", &id,
+				    &pid, comm, class, &prio, &marks, &queued,
+				    &delivered, &overflows));
+		if (pid != (unsigned int)getpid())
+			continue;
+		found++;
+		EXPECT_EQ(1, marks);
+		EXPECT_EQ(1, queued);	/* the two opens merged */
+		EXPECT_EQ(0, delivered);
+	}
+	fclose(f);
+	EXPECT_EQ(1, found);
+}
+
 TEST_F(fs, unlink_and_umount_free_marks)
 {
 	struct fsgate_stats st;
