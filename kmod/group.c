@@ -189,6 +189,26 @@ static __poll_t fsgate_group_poll(struct file *file, poll_table *wait)
 }
 
 /**
+ * fsgate_group_stats() - a snapshot of a group's counters
+ * @group: the group
+ * @stats: filled in; reserved fields zeroed
+ *
+ * The one source of the counters that FSGATE_IOC_STATS and
+ * /proc/fsgate/groups report.
+ *
+ * Context: any.
+ */
+void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
+{
+	*stats = (struct fsgate_stats) {
+		.marks = READ_ONCE(group->nr_marks),
+		.queued = fsgate_event_queued(group),
+		.delivered = atomic64_read(&group->delivered),
+		.overflows = atomic64_read(&group->overflows),
+	};
+}
+
+/**
  * fsgate_ioctl_stats() - FSGATE_IOC_STATS: a group's counters
  * @group: the group of the fd the ioctl came on
  * @arg: userspace pointer to a struct fsgate_stats
@@ -198,13 +218,9 @@ static __poll_t fsgate_group_poll(struct file *file, poll_table *wait)
  */
 static long fsgate_ioctl_stats(struct fsgate_group *group, void __user *arg)
 {
-	struct fsgate_stats stats = {
-		.marks = READ_ONCE(group->nr_marks),
-		.queued = fsgate_event_queued(group),
-		.delivered = atomic64_read(&group->delivered),
-		.overflows = atomic64_read(&group->overflows),
-	};
+	struct fsgate_stats stats;
 
+	fsgate_group_stats(group, &stats);
 	return copy_to_user(arg, &stats, sizeof(stats)) ? -EFAULT : 0;
 }
 

@@ -91,5 +91,6 @@ void fsgate_group_list_insert(struct list_head *head,
 			      struct fsgate_group *group);
 int fsgate_group_create(const struct fsgate_init *init);
 void fsgate_group_put(struct fsgate_group *group);
+void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats);
 
 #endif /* _FSGATE_GROUP_H */

@@ -31,18 +31,18 @@ static void fsgate_groups_stop(struct seq_file *m, void *v)
 static int fsgate_groups_show(struct seq_file *m, void *v)
 {
 	struct fsgate_group *group;
+	struct fsgate_stats stats;
 
 	if (v == &fsgate_groups) {
 		seq_puts(m, "id pid comm class priority marks queued delivered overflows\n");
 		return 0;
 	}
 	group = list_entry(v, struct fsgate_group, node);
-	seq_printf(m, "%llu %d %s %s %u %u %u %lld %lld\n", group->id,
+	fsgate_group_stats(group, &stats);
+	seq_printf(m, "%llu %d %s %s %u %llu %llu %llu %llu\n", group->id,
 		   pid_nr(group->owner), group->comm,
 		   fsgate_class_name(group->flags), group->priority,
-		   READ_ONCE(group->nr_marks), fsgate_event_queued(group),
-		   atomic64_read(&group->delivered),
-		   atomic64_read(&group->overflows));
+		   stats.marks, stats.queued, stats.delivered, stats.overflows);
 	return 0;
 }
 
