@@ -103,6 +103,13 @@ struct fsgate_init {
 /* Notification events a mark may ask for: fanotify's FAN_* values. */
 #define FSGATE_NOTIF_EVENTS	(FAN_ACCESS | FAN_MODIFY | FAN_CLOSE_WRITE | \
 				 FAN_CLOSE_NOWRITE | FAN_OPEN | FAN_OPEN_EXEC)
+/*
+ * Permission events a mark may ask for, for CONTENT and PRE_CONTENT
+ * groups only: fanotify's FAN_*_PERM values.
+ */
+#define FSGATE_PERM_EVENTS	(FAN_OPEN_PERM | FAN_ACCESS_PERM | \
+				 FAN_OPEN_EXEC_PERM)
+#define FSGATE_EVENTS		(FSGATE_NOTIF_EVENTS | FSGATE_PERM_EVENTS)
 /* Flags a mark's mask may carry besides events. */
 #define FSGATE_MASK_FLAGS	(FAN_ONDIR | FAN_EVENT_ON_CHILD)
 
@@ -111,7 +118,7 @@ struct fsgate_init {
  * @flags: FSGATE_MARK_* flags
  * @dirfd: with @pathname as in openat(2); without it, the object of the
  *	fd itself (AT_FDCWD: the current directory)
- * @mask: FSGATE_NOTIF_EVENTS bits, with FAN_ONDIR and FAN_EVENT_ON_CHILD
+ * @mask: FSGATE_EVENTS bits, with FAN_ONDIR and FAN_EVENT_ON_CHILD
  * @pathname: userspace pointer to a NUL-terminated path, or 0
  * @reserved: must be zero
  */
@@ -123,20 +130,63 @@ struct fsgate_mark {
 	__u64 reserved[4];
 };
 
+/*
+ * Responses: write() on a group fd takes one or more struct
+ * fanotify_response, whose @response is FSGATE_ALLOW or FSGATE_DENY,
+ * optionally with FSGATE_CACHE, and for a deny optionally an errno in
+ * the top byte (Linux 6.13's FAN_DENY_ERRNO encoding): EPERM (the
+ * default), EACCES, EIO, EBUSY, ETXTBSY, EAGAIN, ENOSPC or EDQUOT.
+ */
+#define FSGATE_ALLOW			FAN_ALLOW
+#define FSGATE_DENY			FAN_DENY
+/* Remember this verdict for this group and file until it is modified. */
+#define FSGATE_CACHE			0x00008000
+#define FSGATE_ERRNO_SHIFT		24
+#define FSGATE_ERRNO_MASK		0xff
+#define FSGATE_DENY_ERRNO(err)		(FSGATE_DENY | \
+					 (((__u32)(err) & FSGATE_ERRNO_MASK) << \
+					  FSGATE_ERRNO_SHIFT))
+#define FSGATE_RESPONSE_ERRNO(res)	((int)((res) >> FSGATE_ERRNO_SHIFT))
+/* Responses one write() may carry. */
+#define FSGATE_RESPONSE_MAX		1024
+
 /**
  * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
  * @marks: objects the group has marks or ignore masks on
- * @queued: events waiting to be read
+ * @queued: events waiting to be read, permission events included
  * @delivered: events read since the group was made
  * @overflows: times the queue was full and events were dropped
+ * @pending: permission events asked and not yet resolved
+ * @asked: permission events the group was asked, overflows included
+ * @answered: permission events the group answered
+ * @denied: of those, answered with a deny
+ * @timedout: permission events resolved by the group's timeout verdict
+ * @orphaned: permission events resolved by the group's orphan verdict
+ * @cancelled: permission events withdrawn because the waiting process
+ *	was killed
+ * @perm_overflows: permission events resolved at once by the timeout
+ *	verdict because max_pending_events were pending already
+ * @cached: accesses decided from the group's verdict cache, not asked
  * @reserved: zero, for counters to come
+ *
+ * @asked = @answered + @timedout + @orphaned + @cancelled +
+ * @perm_overflows + @pending, at any moment the group is idle.
  */
 struct fsgate_stats {
 	__u64 marks;
 	__u64 queued;
 	__u64 delivered;
 	__u64 overflows;
-	__u64 reserved[12];
+	__u64 pending;
+	__u64 asked;
+	__u64 answered;
+	__u64 denied;
+	__u64 timedout;
+	__u64 orphaned;
+	__u64 cancelled;
+	__u64 perm_overflows;
+	__u64 cached;
+	__u64 reserved[3];
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
