@@ -13,6 +13,8 @@
 #include <linux/slab.h>
 
 #include "backend.h"
+#include "cache.h"
+#include "chain.h"
 #include "event.h"
 #include "group.h"
 #include "mark.h"
@@ -21,13 +23,6 @@ struct fsnotify_group *fsgate_fsn_group;
 
 /* Groups matched on the stack before falling back to an allocation. */
 #define FSGATE_MATCH_STACK	16
-
-/* One group's marks and ignore masks on the objects of one event. */
-struct fsgate_match {
-	struct fsgate_group *group;
-	u32 marks;
-	u32 ignore;
-};
 
 static struct fsgate_match *fsgate_match_slot(struct fsgate_match *matches,
 					      unsigned int *n, unsigned int max,
@@ -44,13 +39,50 @@ static struct fsgate_match *fsgate_match_slot(struct fsgate_match *matches,
 	return &matches[(*n)++];
 }
 
-/* Whether @sub on an object reported as @type applies to the event. */
-static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type)
+/* Whether @sub on an object reported as @type applies to an event on @path. */
+static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type,
+			       const struct path *path)
 {
 	/* A directory's mark covers its children only if asked to. */
 	if (type == FSNOTIFY_ITER_TYPE_PARENT)
 		return sub->mask & FS_EVENT_ON_CHILD;
+	/* A mount mark sees only what goes through its vfsmount. */
+	if (sub->mnt)
+		return sub->mnt == path->mnt &&
+		       sub->mnt_root == path->mnt->mnt_root;
 	return true;
+}
+
+/* What an event changes in a sub before it is matched. */
+static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask)
+{
+	/* As fanotify: modification clears ignore masks. */
+	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore))
+		WRITE_ONCE(sub->ignore, 0);
+	/* A changed file is decided anew. */
+	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) &&
+	    type == FSNOTIFY_ITER_TYPE_INODE)
+		fsgate_cache_drop(sub);
+}
+
+/* Fold @sub into its group's match for a permission event on @obj. */
+static void fsgate_match_cache(struct fsgate_match *m, struct fsgate_sub *sub,
+			       struct fsgate_obj *obj, int type, u32 mask)
+{
+	int err;
+
+	if (type != FSNOTIFY_ITER_TYPE_INODE)
+		return;
+	switch (fsgate_cache_lookup(sub, obj->object, mask, &err)) {
+	case FSGATE_CACHED_ALLOW:
+		m->cached_allow = true;
+		break;
+	case FSGATE_CACHED_DENY:
+		m->cached_deny = err;
+		break;
+	case FSGATE_CACHED_NONE:
+		break;
+	}
 }
 
 /*
@@ -60,9 +92,11 @@ static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type)
  * Caller holds rcu_read_lock().
  */
 static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
+				   const struct path *path,
 				   struct fsgate_match *matches,
 				   unsigned int max)
 {
+	u32 perm = mask & FSGATE_PERM_EVENTS;
 	struct fsnotify_mark *fsn;
 	struct fsgate_match *m;
 	struct fsgate_sub *sub;
@@ -73,11 +107,8 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 		struct fsgate_obj *obj = container_of(fsn, struct fsgate_obj, fsn);
 
 		list_for_each_entry_rcu(sub, &obj->subs, obj_node) {
-			/* As fanotify: modification clears ignore masks. */
-			if ((mask & FS_MODIFY) && !sub->surv_modify &&
-			    READ_ONCE(sub->ignore))
-				WRITE_ONCE(sub->ignore, 0);
-			if (!fsgate_sub_applies(sub, type))
+			fsgate_sub_see(sub, type, mask);
+			if (!fsgate_sub_applies(sub, type, path))
 				continue;
 			if (!matches) {
 				n++;
@@ -88,6 +119,8 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 				return n;
 			m->marks |= sub->mask;
 			m->ignore |= READ_ONCE(sub->ignore);
+			if (perm)
+				fsgate_match_cache(m, sub, obj, type, perm);
 		}
 	}
 	return n;
@@ -101,24 +134,30 @@ static bool fsgate_group_hears_current(const struct fsgate_group *group)
 }
 
 /*
- * Resolve @matches to the groups that are told, each with a reference;
- * returns how many are left at the front of @matches.
+ * Resolve @matches to the groups that are told or asked, each with a
+ * reference; returns how many are left at the front of @matches. Groups
+ * whose cache allows a permission event drop out here.
  */
 static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 					   unsigned int n, u32 mask)
 {
+	struct fsgate_match *m;
 	unsigned int i, told = 0;
 	u32 report;
 
 	for (i = 0; i < n; i++) {
-		report = fsgate_event_mask(mask, matches[i].marks,
-					   matches[i].ignore);
-		if (!report || !fsgate_group_hears_current(matches[i].group) ||
-		    !refcount_inc_not_zero(&matches[i].group->ref))
+		m = &matches[i];
+		report = fsgate_event_mask(mask, m->marks, m->ignore);
+		if (!report || !fsgate_group_hears_current(m->group))
 			continue;
-		matches[told].group = matches[i].group;
-		matches[told].marks = report;
-		told++;
+		if (m->cached_allow && !m->cached_deny) {
+			atomic64_inc(&m->group->perm.cached);
+			continue;
+		}
+		if (!refcount_inc_not_zero(&m->group->ref))
+			continue;
+		m->marks = report;
+		matches[told++] = *m;
 	}
 	return told;
 }
@@ -132,31 +171,41 @@ static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
 	struct fsgate_match stack[FSGATE_MATCH_STACK];
 	struct fsgate_match *matches = stack;
 	unsigned int i, n, max = FSGATE_MATCH_STACK;
+	bool partial = false;
+	int ret = 0;
 
 	/* fanotify-style events name a file: only path events qualify. */
 	if (!path)
 		return 0;
 	rcu_read_lock();
-	n = fsgate_collect(iter, mask, matches, max);
+	n = fsgate_collect(iter, mask, path, matches, max);
 	if (n == max) {
 		/* Many groups: count them all, then do it again on the heap. */
-		max = fsgate_collect(iter, mask, NULL, UINT_MAX);
+		max = fsgate_collect(iter, mask, path, NULL, UINT_MAX);
 		matches = kmalloc_array(max, sizeof(*matches), GFP_ATOMIC);
 		if (matches)
-			n = fsgate_collect(iter, mask, matches, max);
+			n = fsgate_collect(iter, mask, path, matches, max);
 		else
 			matches = stack;
+		partial = matches == stack;
 	}
 	n = fsgate_matches_resolve(matches, n, mask);
 	rcu_read_unlock();
 
-	for (i = 0; i < n; i++) {
-		fsgate_event_queue(matches[i].group, matches[i].marks, path);
+	/* Never decide without every group that wants to be asked. */
+	if ((mask & FSGATE_PERM_EVENTS) && partial)
+		ret = -ENOMEM;
+	else if (mask & FSGATE_PERM_EVENTS)
+		ret = fsgate_decide(matches, n, path);
+	else
+		for (i = 0; i < n; i++)
+			fsgate_event_queue(matches[i].group, matches[i].marks,
+					   path);
+	for (i = 0; i < n; i++)
 		fsgate_group_put(matches[i].group);
-	}
 	if (matches != stack)
 		kfree(matches);
-	return 0;
+	return ret;
 }
 
 static void fsgate_freeing_mark(struct fsnotify_mark *fsn,

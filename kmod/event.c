@@ -5,7 +5,8 @@
  *
  * Locking: a group's @queue_lock (a spinlock) protects @queue, @queued,
  * @overflow_queued and @shutdown. Events are allocated before it is
- * taken and freed after it is dropped.
+ * taken and freed after it is dropped. Permission events share the queue
+ * (perm.c owns their state) but never merge.
  */
 #include <linux/cred.h>
 #include <linux/fanotify.h>
@@ -19,6 +20,7 @@
 
 #include "event.h"
 #include "group.h"
+#include "perm.h"
 
 static unsigned int max_queued_events = 16384;
 module_param(max_queued_events, uint, 0644);
@@ -39,7 +41,7 @@ MODULE_PARM_DESC(max_queued_events,
  */
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 {
-	u32 mask = event & marks & ~ignore & FSGATE_NOTIF_EVENTS;
+	u32 mask = event & marks & ~ignore & FSGATE_EVENTS;
 
 	if (!mask)
 		return 0;
@@ -51,11 +53,60 @@ u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 	return mask;
 }
 
-static void fsgate_event_free(struct fsgate_event *event)
+/* The pid an event of @group names: the thread, or its thread group. */
+static struct pid *fsgate_event_pid(const struct fsgate_group *group)
+{
+	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
+						  task_tgid(current);
+}
+
+/**
+ * fsgate_event_init() - fill in an event about the current process
+ * @event: the event
+ * @group: the group it is for
+ * @mask: FAN_* bits
+ * @path: the file; pinned until fsgate_event_release()
+ *
+ * Context: any.
+ */
+void fsgate_event_init(struct fsgate_event *event, struct fsgate_group *group,
+		       u32 mask, const struct path *path)
+{
+	INIT_LIST_HEAD(&event->node);
+	event->mask = mask;
+	event->path = *path;
+	path_get(&event->path);
+	event->pid = get_pid(fsgate_event_pid(group));
+}
+
+/**
+ * fsgate_event_release() - drop what an event pins
+ * @event: from fsgate_event_init()
+ *
+ * Context: process context.
+ */
+void fsgate_event_release(struct fsgate_event *event)
 {
 	path_put(&event->path);
 	put_pid(event->pid);
+}
+
+static void fsgate_event_free(struct fsgate_event *event)
+{
+	fsgate_event_release(event);
 	kfree(event);
+}
+
+/* Done with an event taken off the queue. */
+static void fsgate_event_done(struct fsgate_group *group,
+			      struct fsgate_event *event)
+{
+	if (event == &group->overflow)
+		return;
+	if (fsgate_is_perm(event))
+		fsgate_perm_put(container_of(event, struct fsgate_perm, event));
+	else
+		fsgate_event_free(event);
 }
 
 /* The queue's last event absorbs @mask if it is about the same access. */
@@ -67,7 +118,7 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 	if (list_empty(&group->queue))
 		return false;
 	last = list_last_entry(&group->queue, struct fsgate_event, node);
-	if (last == &group->overflow || last->pid != pid ||
+	if (last == &group->overflow || fsgate_is_perm(last) || last->pid != pid ||
 	    !path_equal(&last->path, path))
 		return false;
 	last->mask |= mask;
@@ -89,8 +140,7 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path)
 {
-	struct pid *pid = group->flags & FSGATE_REPORT_TID ? task_pid(current) :
-							     task_tgid(current);
+	struct pid *pid = fsgate_event_pid(group);
 	struct fsgate_event *event;
 
 	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
@@ -108,10 +158,7 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 		}
 		goto out_unlock;
 	}
-	event->mask = mask;
-	event->path = *path;
-	path_get(&event->path);
-	event->pid = get_pid(pid);
+	fsgate_event_init(event, group, mask, path);
 	list_add_tail(&event->node, &group->queue);
 	group->queued++;
 	event = NULL;
@@ -139,9 +186,32 @@ static struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 	group->queued--;
 	if (event == &group->overflow)
 		group->overflow_queued = false;
+	else if (fsgate_is_perm(event))
+		fsgate_perm_report(group, container_of(event, struct fsgate_perm,
+						       event));
 out:
 	spin_unlock(&group->queue_lock);
 	return event;
+}
+
+/* Open the fd an event carries; it raises no events of its own. */
+static int fsgate_event_open_fd(struct fsgate_group *group,
+				struct fsgate_event *event, struct file **file)
+{
+	int fd = get_unused_fd_flags(group->event_f_flags);
+
+	if (fd < 0)
+		return fd;
+	*file = dentry_open(&event->path, group->event_f_flags | __FMODE_NONOTIFY,
+			    current_cred());
+	if (IS_ERR(*file)) {
+		put_unused_fd(fd);
+		return PTR_ERR(*file);
+	}
+	if (fsgate_is_perm(event))
+		fsgate_perm_set_fd(container_of(event, struct fsgate_perm, event),
+				   fd);
+	return fd;
 }
 
 /* Copy one event out, with a new fd for its file; return its length. */
@@ -160,17 +230,9 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 	int fd = FAN_NOFD;
 
 	if (event->path.dentry) {
-		fd = get_unused_fd_flags(group->event_f_flags);
+		fd = fsgate_event_open_fd(group, event, &file);
 		if (fd < 0)
 			return fd;
-		/* I/O through this file must raise no events of its own. */
-		file = dentry_open(&event->path,
-				   group->event_f_flags | __FMODE_NONOTIFY,
-				   current_cred());
-		if (IS_ERR(file)) {
-			put_unused_fd(fd);
-			return PTR_ERR(file);
-		}
 		meta.fd = fd;
 	}
 	if (copy_to_user(buf, &meta, sizeof(meta))) {
@@ -226,8 +288,11 @@ ssize_t fsgate_event_read(struct fsgate_group *group, struct file *file,
 			continue;
 		}
 		ret = fsgate_event_copy(group, event, buf);
-		if (event != &group->overflow)
-			fsgate_event_free(event);
+		if (ret < 0 && fsgate_is_perm(event))
+			fsgate_perm_unreport(container_of(event,
+							  struct fsgate_perm,
+							  event));
+		fsgate_event_done(group, event);
 		if (ret < 0)
 			break;
 		buf += ret;
@@ -277,20 +342,32 @@ unsigned int fsgate_event_queued(struct fsgate_group *group)
  * fsgate_event_flush() - stop queueing and drop every queued event
  * @group: a group whose fd is being released
  *
+ * Permission events, read or not, are resolved by the group's orphan
+ * verdict and their processes go on.
+ *
  * Context: process context.
  */
 void fsgate_event_flush(struct fsgate_group *group)
 {
 	struct fsgate_event *event, *next;
+	unsigned int orphans;
 	LIST_HEAD(dropped);
 
 	spin_lock(&group->queue_lock);
 	group->shutdown = true;
+	orphans = fsgate_perm_orphan(group);
 	list_splice_init(&group->queue, &dropped);
 	group->queued = 0;
 	group->overflow_queued = false;
 	spin_unlock(&group->queue_lock);
+	if (orphans) {
+		wake_up_all(&group->perm_wq);
+		pr_info_ratelimited("group %llu (%s[%d]) went away with %u permission events pending; they are %s\n",
+				    group->id, group->comm,
+				    pid_nr(group->owner), orphans,
+				    group->orphan_verdict == FSGATE_VERDICT_DENY ?
+				    "denied" : "allowed");
+	}
 	list_for_each_entry_safe(event, next, &dropped, node)
-		if (event != &group->overflow)
-			fsgate_event_free(event);
+		fsgate_event_done(group, event);
 }

@@ -12,7 +12,7 @@ struct file;
 struct pid;
 
 /**
- * struct fsgate_event - a notification event waiting to be read
+ * struct fsgate_event - an event waiting to be read
  * @node: entry in the group's queue, under its @queue_lock
  * @mask: FAN_* bits, FAN_ONDIR included
  * @path: the file, pinned; empty for the overflow event
@@ -26,6 +26,9 @@ struct fsgate_event {
 };
 
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore);
+void fsgate_event_init(struct fsgate_event *event, struct fsgate_group *group,
+		       u32 mask, const struct path *path);
+void fsgate_event_release(struct fsgate_event *event);
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path);
 ssize_t fsgate_event_read(struct fsgate_group *group, struct file *file,

@@ -26,6 +26,7 @@
 
 #include "group.h"
 #include "mark.h"
+#include "perm.h"
 
 LIST_HEAD(fsgate_groups);
 /* Protects fsgate_groups and each group's @node; see above. */
@@ -183,6 +184,12 @@ static ssize_t fsgate_group_read(struct file *file, char __user *buf,
 	return fsgate_event_read(file->private_data, file, buf, count);
 }
 
+static ssize_t fsgate_group_write(struct file *file, const char __user *buf,
+				  size_t count, loff_t *pos)
+{
+	return fsgate_perm_write(file->private_data, buf, count);
+}
+
 static __poll_t fsgate_group_poll(struct file *file, poll_table *wait)
 {
 	return fsgate_event_poll(file->private_data, file, wait);
@@ -205,6 +212,15 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.queued = fsgate_event_queued(group),
 		.delivered = atomic64_read(&group->delivered),
 		.overflows = atomic64_read(&group->overflows),
+		.pending = READ_ONCE(group->nr_perm),
+		.asked = atomic64_read(&group->perm.asked),
+		.answered = atomic64_read(&group->perm.answered),
+		.denied = atomic64_read(&group->perm.denied),
+		.timedout = atomic64_read(&group->perm.timedout),
+		.orphaned = atomic64_read(&group->perm.orphaned),
+		.cancelled = atomic64_read(&group->perm.cancelled),
+		.perm_overflows = atomic64_read(&group->perm.overflows),
+		.cached = atomic64_read(&group->perm.cached),
 	};
 }
 
@@ -260,6 +276,7 @@ static const struct file_operations fsgate_group_fops = {
 	.owner		= THIS_MODULE,
 	.release	= fsgate_group_release,
 	.read		= fsgate_group_read,
+	.write		= fsgate_group_write,
 	.poll		= fsgate_group_poll,
 	.unlocked_ioctl	= fsgate_group_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
@@ -293,8 +310,9 @@ static struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	INIT_LIST_HEAD(&group->overflow.node);
 	group->overflow.mask = FAN_Q_OVERFLOW;
 	init_waitqueue_head(&group->wq);
-	atomic64_set(&group->delivered, 0);
-	atomic64_set(&group->overflows, 0);
+	INIT_LIST_HEAD(&group->pending);
+	init_waitqueue_head(&group->perm_wq);
+	/* kzalloc() zeroed the counters. */
 	return group;
 }
 

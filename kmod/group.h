@@ -37,15 +37,21 @@ struct seq_file;
  * @orphan_verdict: FSGATE_VERDICT_*, as given
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
  * @nr_marks: entries of @subs, under fsgate_mark_mutex; read locklessly
- * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown
- * @queue: struct fsgate_event waiting to be read
+ * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown,
+ *	@pending, @nr_perm and the state of every permission event of the
+ *	group (perm.c)
+ * @queue: struct fsgate_event waiting to be read, permission events too
  * @queued: entries of @queue
  * @overflow: the one overflow event, queued at most once
  * @overflow_queued: @overflow is on @queue
  * @shutdown: the fd is being released; nothing more is queued
  * @wq: readers and pollers wait here for events
+ * @pending: permission events read and not yet answered
+ * @nr_perm: permission events on @queue or @pending
+ * @perm_wq: processes wait here for the group's answers
  * @delivered: events read
  * @overflows: times the queue overflowed
+ * @perm: permission event counters, as struct fsgate_stats names them
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -75,9 +81,22 @@ struct fsgate_group {
 	bool overflow_queued;
 	bool shutdown;
 	wait_queue_head_t wq;
+	struct list_head pending;
+	unsigned int nr_perm;
+	wait_queue_head_t perm_wq;
 
 	atomic64_t delivered;
 	atomic64_t overflows;
+	struct {
+		atomic64_t asked;
+		atomic64_t answered;
+		atomic64_t denied;
+		atomic64_t timedout;
+		atomic64_t orphaned;
+		atomic64_t cancelled;
+		atomic64_t overflows;
+		atomic64_t cached;
+	} perm;
 };
 
 /* All live groups, highest priority first; equal priorities by age. */

@@ -29,6 +29,7 @@
 #include <linux/uaccess.h>
 
 #include "backend.h"
+#include "cache.h"
 #include "group.h"
 #include "mark.h"
 
@@ -45,7 +46,8 @@ static DEFINE_MUTEX(fsgate_mark_mutex);
  * @obj: the object, its subs stable (fsgate_mark_mutex held, or private)
  *
  * Events and flags wanted by any sub, plus FS_MODIFY when an ignore mask
- * must be cleared by modification.
+ * must be cleared by modification, and FS_MODIFY and FS_CLOSE_WRITE when
+ * a cached verdict must be.
  *
  * Context: fsgate_mark_mutex held, or @obj not yet published.
  * Return: the mask for @obj->fsn.
@@ -59,6 +61,8 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 		mask |= sub->mask;
 		if (sub->ignore && !sub->surv_modify)
 			mask |= FS_MODIFY;
+		if (rcu_access_pointer(sub->cache))
+			mask |= FS_MODIFY | FS_CLOSE_WRITE;
 	}
 	return mask;
 }
@@ -66,12 +70,14 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 /**
  * fsgate_mark_check() - validate a struct fsgate_mark from userspace
  * @mark: the request, already copied from userspace
+ * @group_flags: FSGATE_* flags of the group it is for
  *
  * Context: any.
  * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
- * missing event bits, or non-zero reserved fields.
+ * missing event bits, permission events for a notification group, or
+ * non-zero reserved fields.
  */
-int fsgate_mark_check(const struct fsgate_mark *mark)
+int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 {
 	u32 action = mark->flags & (FSGATE_MARK_ADD | FSGATE_MARK_REMOVE |
 				    FSGATE_MARK_FLUSH);
@@ -91,9 +97,13 @@ int fsgate_mark_check(const struct fsgate_mark *mark)
 	if (action == FSGATE_MARK_FLUSH)
 		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
 		       -EINVAL : 0;
-	if (!(mark->mask & FSGATE_NOTIF_EVENTS))
+	if (!(mark->mask & FSGATE_EVENTS))
 		return -EINVAL;
-	if (mark->mask & ~(u64)(FSGATE_NOTIF_EVENTS | FSGATE_MASK_FLAGS))
+	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
+		return -EINVAL;
+	/* As fanotify: only groups that decide may ask to decide. */
+	if ((mark->mask & FSGATE_PERM_EVENTS) &&
+	    (group_flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF)
 		return -EINVAL;
 	if ((mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
 	    !(mark->flags & FSGATE_MARK_IGNORED_MASK))
@@ -137,21 +147,38 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 	return ret;
 }
 
-static struct fsgate_obj *fsgate_find_obj(unsigned int type, void *object)
+/* Which sub a request is about: the object, and the mount for a mount mark. */
+struct fsgate_key {
+	unsigned int type;
+	void *object;
+	const struct vfsmount *mnt;
+	const struct dentry *mnt_root;
+};
+
+/* What adding to a sub changes; see fsgate_sub_add(). */
+struct fsgate_change {
+	u32 mask;
+	u32 ignore;
+	bool surv_modify;
+	struct fsgate_cache *cache;
+};
+
+static struct fsgate_obj *fsgate_find_obj(const struct fsgate_key *key)
 {
 	struct fsnotify_mark *fsn;
 
-	fsn = fsgate_compat_find_mark(object, type, fsgate_fsn_group);
+	fsn = fsgate_compat_find_mark(key->object, key->type, fsgate_fsn_group);
 	return fsn ? container_of(fsn, struct fsgate_obj, fsn) : NULL;
 }
 
 static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
-					  struct fsgate_group *group)
+					  struct fsgate_group *group,
+					  const struct fsgate_key *key)
 {
 	struct fsgate_sub *sub;
 
 	list_for_each_entry(sub, &obj->subs, obj_node)
-		if (sub->group == group)
+		if (sub->group == group && sub->mnt == key->mnt)
 			return sub;
 	return NULL;
 }
@@ -217,6 +244,7 @@ static void fsgate_sub_unlink(struct fsgate_sub *sub)
 	list_del_rcu(&sub->obj_node);
 	list_del(&sub->group_node);
 	sub->group->nr_marks--;
+	fsgate_cache_drop(sub);
 	kfree_rcu(sub, rcu);
 }
 
@@ -232,103 +260,137 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub)
 		fsgate_obj_update_mask(obj);	/* a stale superset is harmless */
 }
 
-/* Apply @mark to @sub; returns whether anything is left of the sub. */
-static bool fsgate_sub_apply(struct fsgate_sub *sub,
-			     const struct fsgate_mark *mark)
+static void fsgate_sub_add(struct fsgate_sub *sub,
+			   const struct fsgate_change *change)
 {
-	u32 bits = mark->mask;
-	bool ignore = mark->flags & FSGATE_MARK_IGNORED_MASK;
-
-	if (mark->flags & FSGATE_MARK_ADD) {
-		if (ignore) {
-			WRITE_ONCE(sub->ignore, sub->ignore | bits);
-			if (mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY)
-				sub->surv_modify = true;
-		} else {
-			sub->mask |= bits;
-		}
-	} else if (ignore) {
-		WRITE_ONCE(sub->ignore, sub->ignore & ~bits);
-	} else {
-		sub->mask &= ~bits;
-	}
-	return sub->mask || sub->ignore;
+	sub->mask |= change->mask;
+	if (change->ignore)
+		WRITE_ONCE(sub->ignore, sub->ignore | change->ignore);
+	if (change->surv_modify)
+		sub->surv_modify = true;
+	if (change->cache)
+		fsgate_cache_replace(sub, change->cache);
 }
 
-static int fsgate_mark_add(struct fsgate_group *group, unsigned int type,
-			   void *object, const struct fsgate_mark *mark)
+/* Remove what @mark names from @sub; returns whether anything is left. */
+static bool fsgate_sub_remove(struct fsgate_sub *sub,
+			      const struct fsgate_mark *mark)
 {
-	struct fsgate_obj *obj = fsgate_find_obj(type, object);
-	struct fsgate_sub *sub = obj ? fsgate_find_sub(obj, group) : NULL;
-	struct fsgate_sub saved;
+	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
+		WRITE_ONCE(sub->ignore, sub->ignore & ~(u32)mark->mask);
+	else
+		sub->mask &= ~(u32)mark->mask;
+	return sub->mask || sub->ignore || rcu_access_pointer(sub->cache);
+}
+
+/*
+ * Add @change to an existing sub; on failure the sub is as it was, but
+ * without its cache.
+ */
+static int fsgate_sub_change(struct fsgate_sub *sub,
+			     const struct fsgate_change *change)
+{
+	struct fsgate_sub saved = *sub;
 	int ret;
 
-	if (sub) {
-		saved = *sub;
-		fsgate_sub_apply(sub, mark);
-		ret = fsgate_obj_update_mask(obj);
-		if (ret) {
-			sub->mask = saved.mask;
-			sub->ignore = saved.ignore;
-			sub->surv_modify = saved.surv_modify;
-		}
-		goto out_put;
+	fsgate_sub_add(sub, change);
+	ret = fsgate_obj_update_mask(sub->obj);
+	if (ret) {
+		sub->mask = saved.mask;
+		WRITE_ONCE(sub->ignore, saved.ignore);
+		sub->surv_modify = saved.surv_modify;
+		/* A cache its object does not watch could go stale. */
+		if (change->cache)
+			fsgate_cache_drop(sub);
 	}
+	return ret;
+}
 
-	ret = -ENOSPC;
+/*
+ * Make a new sub with @change for @group; @obj may not exist yet. The sub
+ * takes over @change->cache, which is freed on failure.
+ */
+static int fsgate_sub_create(struct fsgate_group *group,
+			     const struct fsgate_key *key,
+			     struct fsgate_obj *obj,
+			     const struct fsgate_change *change)
+{
+	struct fsgate_sub *sub;
+	int ret = -ENOSPC;
+
 	if (group->nr_marks >= max_marks &&
 	    !(group->flags & FSGATE_UNLIMITED_MARKS))
-		goto out_put;
+		goto out_cache;
 	ret = -ENOMEM;
 	sub = kzalloc(sizeof(*sub), GFP_KERNEL_ACCOUNT);
 	if (!sub)
-		goto out_put;
+		goto out_cache;
 	sub->group = group;
-	fsgate_sub_apply(sub, mark);
-
+	sub->mnt = key->mnt;
+	sub->mnt_root = key->mnt_root;
+	fsgate_sub_add(sub, change);
 	if (obj) {
 		sub->obj = obj;
 		list_add_tail_rcu(&sub->obj_node, &obj->subs);
 		ret = fsgate_obj_update_mask(obj);
 		if (ret) {
 			list_del_rcu(&sub->obj_node);
-			kfree_rcu(sub, rcu);
-			goto out_put;
+			goto out_free;
 		}
 	} else {
-		obj = fsgate_obj_alloc(type, object);
-		if (!obj) {
-			kfree(sub);
-			goto out;
-		}
+		obj = fsgate_obj_alloc(key->type, key->object);
+		if (!obj)
+			goto out_free;
 		sub->obj = obj;
 		list_add_tail(&sub->obj_node, &obj->subs);
 		obj->fsn.mask = fsgate_obj_union_mask(obj);
-		ret = fsgate_compat_add_mark(&obj->fsn, object, type);
-		if (ret) {
-			kfree(sub);
-			goto out_put;
-		}
+		ret = fsgate_compat_add_mark(&obj->fsn, key->object, key->type);
+		/* Once added, the object's connector holds the mark. */
+		fsnotify_put_mark(&obj->fsn);
+		if (ret)
+			goto out_free;
 	}
 	list_add_tail(&sub->group_node, &group->subs);
 	group->nr_marks++;
-	ret = 0;
-out_put:
-	if (obj)
-		fsnotify_put_mark(&obj->fsn);
-out:
+	return 0;
+
+out_free:
+	fsgate_cache_drop(sub);
+	kfree_rcu(sub, rcu);
+	return ret;
+out_cache:
+	fsgate_cache_free(change->cache);
 	return ret;
 }
 
-static int fsgate_mark_remove(struct fsgate_group *group, unsigned int type,
-			      void *object, const struct fsgate_mark *mark)
+/* Add @change to @group's sub for @key, made if need be; takes @change->cache. */
+static int fsgate_mark_add(struct fsgate_group *group,
+			   const struct fsgate_key *key,
+			   const struct fsgate_change *change)
 {
-	struct fsgate_obj *obj = fsgate_find_obj(type, object);
-	struct fsgate_sub *sub = obj ? fsgate_find_sub(obj, group) : NULL;
+	struct fsgate_obj *obj = fsgate_find_obj(key);
+	struct fsgate_sub *sub = obj ? fsgate_find_sub(obj, group, key) : NULL;
+	int ret;
+
+	if (sub)
+		ret = fsgate_sub_change(sub, change);
+	else
+		ret = fsgate_sub_create(group, key, obj, change);
+	if (obj)
+		fsnotify_put_mark(&obj->fsn);
+	return ret;
+}
+
+static int fsgate_mark_remove(struct fsgate_group *group,
+			      const struct fsgate_key *key,
+			      const struct fsgate_mark *mark)
+{
+	struct fsgate_obj *obj = fsgate_find_obj(key);
+	struct fsgate_sub *sub = obj ? fsgate_find_sub(obj, group, key) : NULL;
 	int ret = -ENOENT;
 
 	if (sub) {
-		if (fsgate_sub_apply(sub, mark))
+		if (fsgate_sub_remove(sub, mark))
 			fsgate_obj_update_mask(obj);
 		else
 			fsgate_sub_destroy(sub);
@@ -339,13 +401,37 @@ static int fsgate_mark_remove(struct fsgate_group *group, unsigned int type,
 	return ret;
 }
 
-static void fsgate_mark_flush(struct fsgate_group *group, unsigned int type)
+/* The FSGATE_MARK_* type of a sub. */
+static u32 fsgate_sub_mark_type(const struct fsgate_sub *sub)
+{
+	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE)
+		return FSGATE_MARK_INODE;
+	return sub->mnt ? FSGATE_MARK_MOUNT : FSGATE_MARK_FILESYSTEM;
+}
+
+static void fsgate_mark_flush(struct fsgate_group *group, u32 type)
 {
 	struct fsgate_sub *sub, *next;
 
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
-		if (sub->obj->type == type)
+		if (fsgate_sub_mark_type(sub) == type)
 			fsgate_sub_destroy(sub);
+}
+
+static void fsgate_mark_key(struct fsgate_key *key, u32 type,
+			    const struct path *path)
+{
+	*key = (struct fsgate_key) {
+		.type = FSNOTIFY_OBJ_TYPE_SB,
+		.object = path->mnt->mnt_sb,
+	};
+	if (type == FSGATE_MARK_INODE) {
+		key->type = FSNOTIFY_OBJ_TYPE_INODE;
+		key->object = d_inode(path->dentry);
+	} else if (type == FSGATE_MARK_MOUNT) {
+		key->mnt = path->mnt;
+		key->mnt_root = path->mnt->mnt_root;
+	}
 }
 
 /**
@@ -353,7 +439,9 @@ static void fsgate_mark_flush(struct fsgate_group *group, unsigned int type)
  * @group: the group of the fd the ioctl came on
  * @arg: userspace pointer to a struct fsgate_mark
  *
- * Mount marks are not supported yet and fail with -EOPNOTSUPP.
+ * A mount mark is kept on the superblock and matches events whose path
+ * goes through that vfsmount, so a bind mount and its original are told
+ * apart.
  *
  * Context: process context, may sleep.
  * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
@@ -363,21 +451,19 @@ static void fsgate_mark_flush(struct fsgate_group *group, unsigned int type)
  */
 long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 {
+	struct fsgate_change change = {};
 	struct fsgate_mark mark;
-	unsigned int type;
+	struct fsgate_key key;
 	struct path path;
-	void *object;
+	u32 type;
 	long ret;
 
 	if (copy_from_user(&mark, arg, sizeof(mark)))
 		return -EFAULT;
-	ret = fsgate_mark_check(&mark);
+	ret = fsgate_mark_check(&mark, group->flags);
 	if (ret)
 		return ret;
-	if ((mark.flags & FSGATE_MARK_TYPES) == FSGATE_MARK_MOUNT)
-		return -EOPNOTSUPP;
-	type = (mark.flags & FSGATE_MARK_FILESYSTEM) ? FSNOTIFY_OBJ_TYPE_SB :
-						       FSNOTIFY_OBJ_TYPE_INODE;
+	type = mark.flags & FSGATE_MARK_TYPES;
 	if (mark.flags & FSGATE_MARK_FLUSH) {
 		mutex_lock(&fsgate_mark_mutex);
 		fsgate_mark_flush(group, type);
@@ -388,16 +474,57 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	ret = fsgate_mark_path(&mark, &path);
 	if (ret)
 		return ret;
-	object = type == FSNOTIFY_OBJ_TYPE_SB ? (void *)path.mnt->mnt_sb :
-						(void *)d_inode(path.dentry);
+	fsgate_mark_key(&key, type, &path);
+	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
+		change.ignore = mark.mask;
+		change.surv_modify = mark.flags & FSGATE_MARK_IGNORED_SURV_MODIFY;
+	} else {
+		change.mask = mark.mask;
+	}
 	mutex_lock(&fsgate_mark_mutex);
 	if (mark.flags & FSGATE_MARK_ADD)
-		ret = fsgate_mark_add(group, type, object, &mark);
+		ret = fsgate_mark_add(group, &key, &change);
 	else
-		ret = fsgate_mark_remove(group, type, object, &mark);
+		ret = fsgate_mark_remove(group, &key, &mark);
 	mutex_unlock(&fsgate_mark_mutex);
 	path_put(&path);
 	return ret;
+}
+
+/**
+ * fsgate_mark_cache() - remember a group's verdict on a file
+ * @group: the group that answered
+ * @inode: the file
+ * @mask: the permission event the verdict was for
+ * @verdict: 0 to allow, or the negative errno of a deny
+ * @snap: the file's state when the group was asked
+ *
+ * Kept in the group's inode mark on the file, made for it if need be, and
+ * counted as a mark. Best effort: without memory or past max_marks the
+ * verdict is not cached and the group is asked next time.
+ *
+ * Context: process context, may sleep.
+ */
+void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
+		       u32 mask, int verdict, const struct fsgate_snap *snap)
+{
+	struct fsgate_key key = {
+		.type = FSNOTIFY_OBJ_TYPE_INODE,
+		.object = inode,
+	};
+	struct fsgate_change change = {};
+	struct fsgate_obj *obj;
+	struct fsgate_sub *sub;
+
+	mutex_lock(&fsgate_mark_mutex);
+	obj = fsgate_find_obj(&key);
+	sub = obj ? fsgate_find_sub(obj, group, &key) : NULL;
+	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
+	if (change.cache)
+		fsgate_mark_add(group, &key, &change);
+	if (obj)
+		fsnotify_put_mark(&obj->fsn);
+	mutex_unlock(&fsgate_mark_mutex);
 }
 
 /**
@@ -459,12 +586,17 @@ void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
 			inode = sub->obj->object;
 			seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
 				   inode->i_ino, inode->i_sb->s_dev);
+		} else if (sub->mnt) {
+			sb = sub->obj->object;
+			seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
 		} else {
 			sb = sub->obj->object;
 			seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
 		}
-		seq_printf(m, " mask:%x ignored_mask:%x\n", sub->mask,
-			   READ_ONCE(sub->ignore));
+		/* The object's union mask shows what the kernel reports. */
+		seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
+			   sub->mask, READ_ONCE(sub->ignore),
+			   READ_ONCE(sub->obj->fsn.mask));
 	}
 	mutex_unlock(&fsgate_mark_mutex);
 }

@@ -7,9 +7,13 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
+struct fsgate_cache;
 struct fsgate_group;
 struct fsgate_mark;
+struct fsgate_snap;
+struct inode;
 struct seq_file;
+struct vfsmount;
 
 /**
  * struct fsgate_obj - fsgate's one fsnotify mark on an inode or superblock
@@ -36,9 +40,17 @@ struct fsgate_obj {
  * @group_node: entry in the group's @subs, under fsgate_mark_mutex
  * @group: the group; freed only after an RCU grace period
  * @obj: the object
+ * @mnt: for a mount mark, the vfsmount whose events it wants (the
+ *	object is its superblock); NULL for inode and filesystem marks.
+ *	Only compared, never dereferenced: a mount mark does not pin its
+ *	mount, as in fanotify, so the pointer may outlive the mount.
+ * @mnt_root: root dentry of @mnt, compared too, so that a new mount that
+ *	reuses a freed @mnt only matches if it shows the same tree
  * @mask: events and FAN_ONDIR / FAN_EVENT_ON_CHILD wanted
  * @ignore: events ignored; read and cleared locklessly (READ/WRITE_ONCE)
  * @surv_modify: @ignore survives modification of the file
+ * @cache: cached verdicts of the group on this inode (cache.c); replaced
+ *	and cleared with xchg(), read under RCU
  * @rcu: for kfree_rcu()
  */
 struct fsgate_sub {
@@ -46,17 +58,22 @@ struct fsgate_sub {
 	struct list_head group_node;
 	struct fsgate_group *group;
 	struct fsgate_obj *obj;
+	const struct vfsmount *mnt;
+	const struct dentry *mnt_root;
 	u32 mask;
 	u32 ignore;
 	bool surv_modify;
+	struct fsgate_cache __rcu *cache;
 	struct rcu_head rcu;
 };
 
 u32 fsgate_obj_union_mask(const struct fsgate_obj *obj);
-int fsgate_mark_check(const struct fsgate_mark *mark);
+int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags);
 long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
 void fsgate_marks_remove_group(struct fsgate_group *group);
 void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
 void fsgate_obj_freeing(struct fsgate_obj *obj);
+void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
+		       u32 mask, int verdict, const struct fsgate_snap *snap);
 
 #endif /* _FSGATE_MARK_H */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict cache: a group that answers with FSGATE_CACHE is not asked
+ * again about the same access to the same file until the file changes.
+ *
+ * A group's cached verdicts on a file live in its sub on the file's inode
+ * (mark.c makes one if need be), so they share the inode mark's lifetime
+ * and the union mask makes fsnotify report the file's FS_MODIFY and
+ * FS_CLOSE_WRITE, which drop them. Writes that fsnotify does not report
+ * (through an event fd, whose I/O raises no events) still change the
+ * file's ctime or size, and a cached verdict only holds for the snapshot
+ * of the file it was made on.
+ *
+ * Locking: an entry is immutable once published in @sub->cache. Writers
+ * replace or clear the pointer with xchg() (under fsgate_mark_mutex, or
+ * from the event path without it) and free the old entry after an RCU
+ * grace period; the event path reads it under rcu_read_lock().
+ */
+#include <linux/fs.h>
+#include <linux/slab.h>
+
+#include "cache.h"
+#include "mark.h"
+
+/**
+ * fsgate_snap_take() - note what a file looks like now
+ * @snap: filled in
+ * @inode: the file
+ *
+ * Context: any.
+ */
+void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode)
+{
+	snap->ctime = inode_get_ctime(inode);
+	snap->size = i_size_read(inode);
+}
+
+static bool fsgate_snap_equal(const struct fsgate_snap *a,
+			      const struct fsgate_snap *b)
+{
+	return timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size;
+}
+
+/**
+ * fsgate_cache_lookup() - a group's cached verdict on an access
+ * @sub: the group's sub on the file's inode
+ * @inode: the file
+ * @mask: the permission event
+ * @deny_errno: set to the negative errno for %FSGATE_CACHED_DENY
+ *
+ * An entry made on an older version of the file is dropped.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: what the cache says.
+ */
+enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
+				       struct inode *inode, u32 mask,
+				       int *deny_errno)
+{
+	struct fsgate_cache *cache = rcu_dereference(sub->cache);
+	struct fsgate_snap now;
+
+	if (!cache || !((cache->allow | cache->deny) & mask))
+		return FSGATE_CACHED_NONE;
+	fsgate_snap_take(&now, inode);
+	if (!fsgate_snap_equal(&cache->snap, &now)) {
+		fsgate_cache_drop(sub);
+		return FSGATE_CACHED_NONE;
+	}
+	if (cache->deny & mask) {
+		*deny_errno = cache->deny_errno;
+		return FSGATE_CACHED_DENY;
+	}
+	return FSGATE_CACHED_ALLOW;
+}
+
+/**
+ * fsgate_cache_merge() - a new cache entry with one more verdict
+ * @sub: the group's sub on the file, or NULL if it has none
+ * @mask: the permission event the verdict is for
+ * @verdict: 0 to allow, or the negative errno of a deny
+ * @snap: the file when the group was asked
+ *
+ * Verdicts of @sub's entry made on the same snapshot are kept, others
+ * dropped.
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex held.
+ * Return: an unpublished entry, or NULL without memory.
+ */
+struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
+					int verdict,
+					const struct fsgate_snap *snap)
+{
+	struct fsgate_cache *cache, *old;
+
+	cache = kzalloc(sizeof(*cache), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!cache)
+		return NULL;
+	cache->snap = *snap;
+	rcu_read_lock();
+	old = sub ? rcu_dereference(sub->cache) : NULL;
+	if (old && fsgate_snap_equal(&old->snap, snap)) {
+		cache->allow = old->allow;
+		cache->deny = old->deny;
+		cache->deny_errno = old->deny_errno;
+	}
+	rcu_read_unlock();
+	if (verdict) {
+		cache->allow &= ~mask;
+		cache->deny |= mask;
+		cache->deny_errno = verdict;
+	} else {
+		cache->deny &= ~mask;
+		cache->allow |= mask;
+	}
+	return cache;
+}
+
+/**
+ * fsgate_cache_replace() - publish a sub's new cache entry
+ * @sub: the sub
+ * @cache: from fsgate_cache_merge()
+ *
+ * Context: fsgate_mark_mutex held.
+ */
+void fsgate_cache_replace(struct fsgate_sub *sub, struct fsgate_cache *cache)
+{
+	struct fsgate_cache *old;
+
+	old = unrcu_pointer(xchg(&sub->cache, RCU_INITIALIZER(cache)));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/**
+ * fsgate_cache_drop() - forget a sub's cached verdicts
+ * @sub: the sub
+ *
+ * Context: any; safe against concurrent replacing and dropping.
+ */
+void fsgate_cache_drop(struct fsgate_sub *sub)
+{
+	struct fsgate_cache *old;
+
+	if (!rcu_access_pointer(sub->cache))
+		return;
+	old = unrcu_pointer(xchg(&sub->cache, NULL));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/**
+ * fsgate_cache_free() - free an entry that was never published
+ * @cache: the entry, or NULL
+ *
+ * Context: any.
+ */
+void fsgate_cache_free(struct fsgate_cache *cache)
+{
+	kfree(cache);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _FSGATE_CACHE_H
+#define _FSGATE_CACHE_H
+
+#include <linux/rcupdate.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+
+struct fsgate_sub;
+struct inode;
+
+/**
+ * struct fsgate_snap - what a file looked like when a group was asked
+ * @ctime: its change time
+ * @size: its size
+ *
+ * Every write, through any fd (event fds too), changes one of them, so a
+ * verdict cached for one snapshot is not used once the file differs.
+ */
+struct fsgate_snap {
+	struct timespec64 ctime;
+	loff_t size;
+};
+
+/**
+ * struct fsgate_cache - a group's cached verdicts on one file
+ * @allow: permission events answered with a cached allow
+ * @deny: permission events answered with a cached deny
+ * @deny_errno: the negative errno of the deny
+ * @snap: the file when the verdicts were made
+ * @rcu: for kfree_rcu()
+ *
+ * Never changed once published: a new verdict publishes a new entry.
+ */
+struct fsgate_cache {
+	u32 allow;
+	u32 deny;
+	int deny_errno;
+	struct fsgate_snap snap;
+	struct rcu_head rcu;
+};
+
+/* The cached verdict of a group on an access, as fsgate_cache_lookup() finds it. */
+enum fsgate_cached {
+	FSGATE_CACHED_NONE,
+	FSGATE_CACHED_ALLOW,
+	FSGATE_CACHED_DENY,
+};
+
+void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode);
+enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
+				       struct inode *inode, u32 mask,
+				       int *deny_errno);
+struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
+					int verdict,
+					const struct fsgate_snap *snap);
+void fsgate_cache_replace(struct fsgate_sub *sub, struct fsgate_cache *cache);
+void fsgate_cache_drop(struct fsgate_sub *sub);
+void fsgate_cache_free(struct fsgate_cache *cache);
+
+#endif /* _FSGATE_CACHE_H */

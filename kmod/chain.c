@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decision chain: the groups that want a permission event are asked
+ * in priority order, highest first. Groups of equal priority form a tier
+ * and are asked at once; a tier denies if any member denies; the first
+ * deny ends the chain, so no lower tier hears of the access. One group's
+ * allow never overrides another's deny.
+ */
+#include <linux/sort.h>
+
+#include "chain.h"
+#include "group.h"
+#include "perm.h"
+
+/* Higher priority first; equal priorities in creation order. */
+static int fsgate_match_cmp(const void *a, const void *b)
+{
+	const struct fsgate_group *ga = ((const struct fsgate_match *)a)->group;
+	const struct fsgate_group *gb = ((const struct fsgate_match *)b)->group;
+
+	if (ga->priority != gb->priority)
+		return ga->priority > gb->priority ? -1 : 1;
+	if (ga->id != gb->id)
+		return ga->id < gb->id ? -1 : 1;
+	return 0;
+}
+
+/**
+ * fsgate_matches_sort() - put an event's groups in asking order
+ * @matches: one entry per group
+ * @n: their number
+ *
+ * Context: any.
+ */
+void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n)
+{
+	sort(matches, n, sizeof(*matches), fsgate_match_cmp, NULL);
+}
+
+/**
+ * fsgate_tier_end() - where the tier that starts at @start ends
+ * @matches: sorted by fsgate_matches_sort()
+ * @n: their number
+ * @start: first entry of the tier, below @n
+ *
+ * Context: any.
+ * Return: the index after the last group of @start's priority.
+ */
+unsigned int fsgate_tier_end(const struct fsgate_match *matches,
+			     unsigned int n, unsigned int start)
+{
+	unsigned int end = start + 1;
+
+	while (end < n &&
+	       matches[end].group->priority == matches[start].group->priority)
+		end++;
+	return end;
+}
+
+/**
+ * fsgate_verdict_combine() - the verdict of two answers to one access
+ * @verdict: 0 (allow) or a negative errno (deny), the earlier answer
+ * @other: the same, a later answer
+ *
+ * A deny always wins; of two denies, the earlier one's errno is kept.
+ *
+ * Context: any.
+ * Return: the combined verdict.
+ */
+int fsgate_verdict_combine(int verdict, int other)
+{
+	return verdict ? verdict : other;
+}
+
+/* Ask every group of a tier at once, then wait for all of them. */
+static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
+			   const struct path *path)
+{
+	int verdict = 0, now;
+	unsigned int i;
+
+	/* A cached deny settles the tier before anyone is asked. */
+	for (i = 0; i < n; i++) {
+		if (tier[i].cached_deny) {
+			atomic64_inc(&tier[i].group->perm.cached);
+			return tier[i].cached_deny;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].marks,
+					       path, &now);
+		if (!tier[i].perm)
+			verdict = fsgate_verdict_combine(verdict, now);
+	}
+	for (i = 0; i < n; i++)
+		if (tier[i].perm)
+			verdict = fsgate_verdict_combine(verdict,
+							 fsgate_perm_wait(tier[i].perm));
+	return verdict;
+}
+
+/**
+ * fsgate_decide() - run the decision chain for one access
+ * @matches: the groups to ask, each referenced, with the bits to ask
+ * @n: their number
+ * @path: the file
+ *
+ * Context: process context, sleeps while groups decide; no locks held.
+ * Return: 0 to allow the access, or the negative errno that denies it.
+ */
+int fsgate_decide(struct fsgate_match *matches, unsigned int n,
+		  const struct path *path)
+{
+	unsigned int start, end;
+	int verdict = 0;
+
+	fsgate_matches_sort(matches, n);
+	for (start = 0; start < n && !verdict; start = end) {
+		end = fsgate_tier_end(matches, n, start);
+		verdict = fsgate_ask_tier(matches + start, end - start, path);
+	}
+	return verdict;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _FSGATE_CHAIN_H
+#define _FSGATE_CHAIN_H
+
+#include <linux/types.h>
+
+struct fsgate_group;
+struct fsgate_perm;
+struct path;
+
+/**
+ * struct fsgate_match - one group's part in one event
+ * @group: the group
+ * @marks: union of the group's marks that apply; once resolved, the
+ *	FAN_* bits the group is told of
+ * @ignore: union of the group's ignore masks on the event's objects
+ * @cached_allow: the group's verdict cache allows this access
+ * @cached_deny: 0, or the negative errno of the group's cached deny
+ * @perm: the group's permission event while it is being asked
+ */
+struct fsgate_match {
+	struct fsgate_group *group;
+	u32 marks;
+	u32 ignore;
+	bool cached_allow;
+	int cached_deny;
+	struct fsgate_perm *perm;
+};
+
+void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n);
+unsigned int fsgate_tier_end(const struct fsgate_match *matches,
+			     unsigned int n, unsigned int start);
+int fsgate_verdict_combine(int verdict, int other);
+int fsgate_decide(struct fsgate_match *matches, unsigned int n,
+		  const struct path *path);
+
+#endif /* _FSGATE_CHAIN_H */

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Permission events: asking one group about one access, waiting for its
+ * answer within the group's bound, taking answers from write(), and
+ * resolving what is left when the group goes away.
+ *
+ * Locking: the group's @queue_lock protects the state of each of its
+ * permission events, the lists they are on (queue, then pending) and
+ * @nr_perm. Whoever moves an event to %FSGATE_PERM_DONE takes it off its
+ * list and wakes @perm_wq in the same locked section; the waiting process
+ * then takes the lock once more before it drops its reference, so an
+ * event is never freed while a lock holder still looks at it.
+ */
+#include <linux/errno.h>
+#include <linux/fanotify.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "group.h"
+#include "mark.h"
+#include "perm.h"
+
+static unsigned int default_timeout_ms = 10000;
+module_param(default_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(default_timeout_ms,
+		 "How long an access waits for a group without its own timeout, 0 = no bound (10000)");
+
+static unsigned int max_pending_events = 16384;
+module_param(max_pending_events, uint, 0644);
+MODULE_PARM_DESC(max_pending_events,
+		 "Permission events one group may have unresolved, unless FSGATE_UNLIMITED_QUEUE; past it the timeout verdict applies at once (16384)");
+
+#define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
+				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
+
+/* The errnos a deny may carry: 6.13's FAN_DENY_ERRNO set, and EACCES. */
+static bool fsgate_deny_errno_valid(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+	case EIO:
+	case EBUSY:
+	case ETXTBSY:
+	case EAGAIN:
+	case ENOSPC:
+	case EDQUOT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * fsgate_response_check() - validate the @response word of an answer
+ * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno
+ * @verdict: set to 0 for an allow, or the negative errno of a deny
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for unknown bits, neither or both of allow and
+ * deny, an errno with an allow, or an errno outside the set.
+ */
+int fsgate_response_check(u32 response, int *verdict)
+{
+	int err = FSGATE_RESPONSE_ERRNO(response);
+
+	if (response & ~FSGATE_RESPONSE_BITS)
+		return -EINVAL;
+	switch (response & (FSGATE_ALLOW | FSGATE_DENY)) {
+	case FSGATE_ALLOW:
+		if (err)
+			return -EINVAL;
+		*verdict = 0;
+		return 0;
+	case FSGATE_DENY:
+		if (err && !fsgate_deny_errno_valid(err))
+			return -EINVAL;
+		*verdict = err ? -err : -EPERM;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * fsgate_policy_verdict() - the verdict a timeout or orphan policy gives
+ * @policy: FSGATE_VERDICT_*
+ *
+ * Context: any.
+ * Return: 0 to allow, -EPERM to deny.
+ */
+int fsgate_policy_verdict(u32 policy)
+{
+	return policy == FSGATE_VERDICT_DENY ? -EPERM : 0;
+}
+
+static const char *fsgate_verdict_word(int verdict)
+{
+	return verdict ? "denied" : "allowed";
+}
+
+/**
+ * fsgate_is_perm() - whether a queued event is a permission event
+ * @event: the event
+ *
+ * Context: any.
+ * Return: true for the @event of a struct fsgate_perm.
+ */
+bool fsgate_is_perm(const struct fsgate_event *event)
+{
+	return event->mask & FSGATE_PERM_EVENTS;
+}
+
+/**
+ * fsgate_perm_put() - drop a reference to a permission event
+ * @perm: the event
+ *
+ * Context: process context.
+ */
+void fsgate_perm_put(struct fsgate_perm *perm)
+{
+	if (refcount_dec_and_test(&perm->ref)) {
+		fsgate_event_release(&perm->event);
+		kfree(perm);
+	}
+}
+
+static void fsgate_perm_set_deadline(struct fsgate_perm *perm)
+{
+	u32 ms = perm->group->timeout_ms;
+
+	if (ms == FSGATE_TIMEOUT_DEFAULT)
+		ms = READ_ONCE(default_timeout_ms);
+	perm->unbounded = ms == FSGATE_TIMEOUT_NONE || !ms;
+	perm->deadline = jiffies + msecs_to_jiffies(ms);
+}
+
+/* Resolve @perm with @verdict; caller holds @queue_lock, @perm not DONE. */
+static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
+{
+	struct fsgate_group *group = perm->group;
+
+	lockdep_assert_held(&group->queue_lock);
+	list_del_init(&perm->event.node);
+	if (perm->state == FSGATE_PERM_QUEUED)
+		group->queued--;
+	group->nr_perm--;
+	perm->verdict = verdict;
+	/* Pairs with the waiting process's lockless look at the state. */
+	smp_store_release(&perm->state, FSGATE_PERM_DONE);
+}
+
+/**
+ * fsgate_perm_ask() - ask a group about an access
+ * @group: the group, referenced by the caller until fsgate_perm_wait()
+ * @mask: FAN_*_PERM bit, with FAN_ONDIR for a directory
+ * @path: the file
+ * @verdict: set when the group cannot be asked
+ *
+ * Queues a permission event for the group's reader. A group that is
+ * going away gives its orphan verdict at once, a group with too many
+ * events pending (or no memory for one more) its timeout verdict.
+ *
+ * Context: process context, may sleep; no fsgate locks held.
+ * Return: the event, to pass to fsgate_perm_wait(), or NULL with
+ * @verdict set.
+ */
+struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
+				    const struct path *path, int *verdict)
+{
+	struct fsgate_perm *perm;
+	bool orphan;
+
+	atomic64_inc(&group->perm.asked);
+	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!perm)
+		goto out_overflow;
+	fsgate_event_init(&perm->event, group, mask, path);
+	refcount_set(&perm->ref, 1);
+	perm->group = group;
+	perm->fd = FAN_NOFD;
+	fsgate_snap_take(&perm->snap, d_inode(path->dentry));
+	fsgate_perm_set_deadline(perm);
+
+	spin_lock(&group->queue_lock);
+	orphan = group->shutdown;
+	if (orphan || (group->nr_perm >= READ_ONCE(max_pending_events) &&
+		       !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
+		spin_unlock(&group->queue_lock);
+		fsgate_perm_put(perm);
+		if (orphan) {
+			atomic64_inc(&group->perm.orphaned);
+			*verdict = fsgate_policy_verdict(group->orphan_verdict);
+			return NULL;
+		}
+		goto out_overflow;
+	}
+	list_add_tail(&perm->event.node, &group->queue);
+	group->queued++;
+	group->nr_perm++;
+	spin_unlock(&group->queue_lock);
+	wake_up(&group->wq);
+	return perm;
+
+out_overflow:
+	atomic64_inc(&group->perm.overflows);
+	*verdict = fsgate_policy_verdict(group->timeout_verdict);
+	pr_warn_ratelimited("group %llu (%s[%d]) has too many permission events pending; access %s\n",
+			    group->id, group->comm, pid_nr(group->owner),
+			    fsgate_verdict_word(*verdict));
+	return NULL;
+}
+
+/**
+ * fsgate_perm_wait() - wait for a group's answer about an access
+ * @perm: from fsgate_perm_ask(); its reference is dropped
+ *
+ * Waits until the group answers, goes away, or its deadline passes, or
+ * until the waiting process is killed.
+ *
+ * Context: process context, sleeps; no locks held.
+ * Return: 0 to allow, or the negative errno that denies the access.
+ */
+int fsgate_perm_wait(struct fsgate_perm *perm)
+{
+	struct fsgate_group *group = perm->group;
+	long timeout = MAX_SCHEDULE_TIMEOUT;
+	bool timedout = false;
+	long ret;
+	int verdict;
+
+	if (!perm->unbounded)
+		timeout = max(0L, (long)(perm->deadline - jiffies));
+	ret = wait_event_killable_timeout(group->perm_wq,
+					  smp_load_acquire(&perm->state) ==
+					  FSGATE_PERM_DONE, timeout);
+	spin_lock(&group->queue_lock);
+	if (perm->state == FSGATE_PERM_DONE) {
+		verdict = perm->verdict;
+	} else if (ret < 0) {
+		/* Killed: the access fails, whatever the group would say. */
+		fsgate_perm_resolve(perm, -EINTR);
+		atomic64_inc(&group->perm.cancelled);
+		verdict = -EINTR;
+	} else {
+		fsgate_perm_resolve(perm,
+				    fsgate_policy_verdict(group->timeout_verdict));
+		atomic64_inc(&group->perm.timedout);
+		verdict = perm->verdict;
+		timedout = true;
+	}
+	spin_unlock(&group->queue_lock);
+	if (timedout)
+		pr_warn_ratelimited("group %llu (%s[%d]) did not answer in time; access %s\n",
+				    group->id, group->comm,
+				    pid_nr(group->owner),
+				    fsgate_verdict_word(verdict));
+	fsgate_perm_put(perm);
+	return verdict;
+}
+
+/**
+ * fsgate_perm_report() - a reader took a permission event off the queue
+ * @group: the group
+ * @perm: the event, just taken off @group's queue
+ *
+ * It waits on the pending list for its answer; the reader holds a
+ * reference until it is done copying it out.
+ *
+ * Context: @group's @queue_lock held.
+ */
+void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm)
+{
+	lockdep_assert_held(&group->queue_lock);
+	perm->state = FSGATE_PERM_REPORTED;
+	list_add_tail(&perm->event.node, &group->pending);
+	refcount_inc(&perm->ref);
+}
+
+/**
+ * fsgate_perm_set_fd() - note the fd a reader got for a permission event
+ * @perm: the event
+ * @fd: its fd in the reader's file table, by which it is answered
+ *
+ * Context: process context; no fsgate locks held.
+ */
+void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd)
+{
+	spin_lock(&perm->group->queue_lock);
+	perm->fd = fd;
+	spin_unlock(&perm->group->queue_lock);
+}
+
+/**
+ * fsgate_perm_unreport() - a reader failed to copy a permission event out
+ * @perm: the event
+ *
+ * Nobody can answer it now, so the group's timeout verdict applies at
+ * once, unless it was resolved meanwhile.
+ *
+ * Context: process context; no fsgate locks held.
+ */
+void fsgate_perm_unreport(struct fsgate_perm *perm)
+{
+	struct fsgate_group *group = perm->group;
+	bool resolved = false;
+
+	spin_lock(&group->queue_lock);
+	if (perm->state == FSGATE_PERM_REPORTED) {
+		fsgate_perm_resolve(perm,
+				    fsgate_policy_verdict(group->timeout_verdict));
+		atomic64_inc(&group->perm.timedout);
+		resolved = true;
+	}
+	spin_unlock(&group->queue_lock);
+	if (resolved)
+		wake_up_all(&group->perm_wq);
+}
+
+/**
+ * fsgate_perm_orphan() - resolve every permission event of a closing group
+ * @group: the group, already marked @shutdown
+ *
+ * Each event on the queue or the pending list gets the group's orphan
+ * verdict. The caller wakes @perm_wq once it drops the lock.
+ *
+ * Context: @group's @queue_lock held.
+ * Return: how many permission events were resolved.
+ */
+unsigned int fsgate_perm_orphan(struct fsgate_group *group)
+{
+	int verdict = fsgate_policy_verdict(group->orphan_verdict);
+	struct fsgate_event *event, *next;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&group->queue_lock);
+	list_for_each_entry_safe(event, next, &group->queue, node) {
+		if (!fsgate_is_perm(event))
+			continue;
+		fsgate_perm_resolve(container_of(event, struct fsgate_perm,
+						 event), verdict);
+		n++;
+	}
+	list_for_each_entry_safe(event, next, &group->pending, node) {
+		fsgate_perm_resolve(container_of(event, struct fsgate_perm,
+						 event), verdict);
+		n++;
+	}
+	atomic64_add(n, &group->perm.orphaned);
+	return n;
+}
+
+/* The pending event a response names, not yet taken by another response. */
+static struct fsgate_perm *fsgate_perm_find(struct fsgate_group *group, int fd)
+{
+	struct fsgate_perm *perm;
+
+	list_for_each_entry(perm, &group->pending, event.node)
+		if (perm->fd == fd && !perm->answering)
+			return perm;
+	return NULL;
+}
+
+/*
+ * Find the event of every response; all or none. On success each is
+ * marked @answering; on failure none is.
+ */
+static int fsgate_perm_find_all(struct fsgate_group *group,
+				const struct fanotify_response *resp,
+				struct fsgate_perm **perms, size_t n)
+{
+	size_t i;
+
+	lockdep_assert_held(&group->queue_lock);
+	for (i = 0; i < n; i++) {
+		perms[i] = fsgate_perm_find(group, resp[i].fd);
+		if (!perms[i])
+			goto out_undo;
+		perms[i]->answering = true;
+	}
+	return 0;
+
+out_undo:
+	while (i--)
+		perms[i]->answering = false;
+	return -ENOENT;
+}
+
+/* Apply checked answers to their events; returns how many want caching. */
+static size_t fsgate_perm_answer(struct fsgate_group *group,
+				 const struct fanotify_response *resp,
+				 const int *verdicts,
+				 struct fsgate_perm **perms, size_t n)
+{
+	size_t i, cached = 0;
+
+	lockdep_assert_held(&group->queue_lock);
+	for (i = 0; i < n; i++) {
+		fsgate_perm_resolve(perms[i], verdicts[i]);
+		atomic64_inc(&group->perm.answered);
+		if (verdicts[i])
+			atomic64_inc(&group->perm.denied);
+		if (resp[i].response & FSGATE_CACHE) {
+			/* Kept alive for fsgate_mark_cache() after unlock. */
+			refcount_inc(&perms[i]->ref);
+			perms[cached++] = perms[i];
+		}
+	}
+	return cached;
+}
+
+static void fsgate_perm_cache(struct fsgate_group *group,
+			      struct fsgate_perm **perms, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fsgate_mark_cache(group, d_inode(perms[i]->event.path.dentry),
+				  perms[i]->event.mask & FSGATE_PERM_EVENTS,
+				  perms[i]->verdict, &perms[i]->snap);
+		fsgate_perm_put(perms[i]);
+	}
+}
+
+/* Check every response word; a bad one rejects the whole write. */
+static int fsgate_responses_check(const struct fanotify_response *resp,
+				  int *verdicts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (resp[i].fd < 0 ||
+		    fsgate_response_check(resp[i].response, &verdicts[i]))
+			return -EINVAL;
+	return 0;
+}
+
+/**
+ * fsgate_perm_write() - write() on a group fd: answers to permission events
+ * @group: the group
+ * @buf: one or more struct fanotify_response
+ * @count: their size in bytes
+ *
+ * All or nothing: either every response names a pending event (by the fd
+ * its read gave) and is applied, or none is.
+ *
+ * Context: process context, may sleep.
+ * Return: @count; -EINVAL for a group that is not asked, a size that is
+ * not a whole number of responses (or above FSGATE_RESPONSE_MAX of them),
+ * a negative fd or a bad response word; -ENOENT when a response names no
+ * pending event, or one that another response of the write answers
+ * already; -EFAULT; -ENOMEM.
+ */
+ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
+			  size_t count)
+{
+	size_t n = count / sizeof(struct fanotify_response);
+	struct fanotify_response *resp;
+	struct fsgate_perm **perms;
+	size_t cached;
+	int *verdicts;
+	ssize_t ret;
+
+	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
+	    !n || n > FSGATE_RESPONSE_MAX ||
+	    count % sizeof(struct fanotify_response))
+		return -EINVAL;
+	resp = memdup_user(buf, count);
+	if (IS_ERR(resp))
+		return PTR_ERR(resp);
+	ret = -ENOMEM;
+	verdicts = kmalloc_array(n, sizeof(*verdicts), GFP_KERNEL);
+	perms = kmalloc_array(n, sizeof(*perms), GFP_KERNEL);
+	if (!verdicts || !perms)
+		goto out_free;
+	ret = fsgate_responses_check(resp, verdicts, n);
+	if (ret)
+		goto out_free;
+
+	spin_lock(&group->queue_lock);
+	ret = fsgate_perm_find_all(group, resp, perms, n);
+	if (!ret)
+		cached = fsgate_perm_answer(group, resp, verdicts, perms, n);
+	spin_unlock(&group->queue_lock);
+	if (ret)
+		goto out_free;
+	wake_up_all(&group->perm_wq);
+	fsgate_perm_cache(group, perms, cached);
+	ret = count;
+out_free:
+	kfree(perms);
+	kfree(verdicts);
+	kfree(resp);
+	return ret;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _FSGATE_PERM_H
+#define _FSGATE_PERM_H
+
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+#include "cache.h"
+#include "event.h"
+
+struct fsgate_group;
+struct path;
+
+/* Where a permission event is; see struct fsgate_perm. */
+enum fsgate_perm_state {
+	FSGATE_PERM_QUEUED,	/* on the group's queue, not read yet */
+	FSGATE_PERM_REPORTED,	/* read, on the group's pending list */
+	FSGATE_PERM_DONE,	/* resolved: @verdict holds */
+};
+
+/**
+ * struct fsgate_perm - one group's permission event for one access
+ * @event: the event as it is queued and read; @event.node is on the
+ *	group's queue, then on its pending list, under its @queue_lock
+ * @ref: the waiting process holds one, a reader copying it out another
+ * @group: the group asked; the waiting process holds a reference
+ * @fd: the event's fd in the reader's table once read, else FAN_NOFD
+ * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
+ *	is also read locklessly by the waiting process
+ * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
+ * @cache: the answer asked for the verdict to be cached
+ * @answering: taken by a response being applied, under @queue_lock
+ * @deadline: jiffies by which the group must answer
+ * @unbounded: the group waits without a deadline
+ * @snap: the file when the group was asked, for the verdict cache
+ */
+struct fsgate_perm {
+	struct fsgate_event event;
+	refcount_t ref;
+	struct fsgate_group *group;
+	int fd;
+	u8 state;
+	bool cache;
+	bool answering;
+	bool unbounded;
+	int verdict;
+	unsigned long deadline;
+	struct fsgate_snap snap;
+};
+
+int fsgate_response_check(u32 response, int *verdict);
+int fsgate_policy_verdict(u32 policy);
+struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
+				    const struct path *path, int *verdict);
+int fsgate_perm_wait(struct fsgate_perm *perm);
+bool fsgate_is_perm(const struct fsgate_event *event);
+void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
+void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
+void fsgate_perm_unreport(struct fsgate_perm *perm);
+void fsgate_perm_put(struct fsgate_perm *perm);
+unsigned int fsgate_perm_orphan(struct fsgate_group *group);
+ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
+			  size_t count);
+
+#endif /* _FSGATE_PERM_H */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mount marks against inode and filesystem marks: a bind mount and its
+ * original are told apart, two mounts of one ext4 filesystem on loop are
+ * one filesystem, and removing subscriptions narrows what the kernel
+ * reports.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+
+/* Events waiting on @g (non-blocking), their fds closed. */
+static int count_events(int g)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	const struct fanotify_event_metadata *ev;
+	ssize_t len;
+	int n = 0;
+
+	while ((len = read(g, buf, sizeof(buf))) > 0) {
+		for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
+		     ev = FAN_EVENT_NEXT(ev, len)) {
+			if (ev->fd >= 0)
+				close(ev->fd);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void open_close(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+static int notif_group(void)
+{
+	return fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK,
+			   O_RDONLY | O_CLOEXEC, FSGATE_PRIORITY_DEFAULT);
+}
+
+static int mark(int g, unsigned int flags, const char *path)
+{
+	return fsgate_mark(g, FSGATE_MARK_ADD | flags, FAN_OPEN, AT_FDCWD,
+			   path);
+}
+
+FIXTURE(bind) {
+	char orig[64], bind[64], file[80], bfile[80];
+};
+
+/* A tmpfs, and a bind mount of it, in a mount namespace of the test's own. */
+FIXTURE_SETUP(bind)
+{
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	snprintf(self->orig, sizeof(self->orig), "/tmp/orig.%d", getpid());
+	snprintf(self->bind, sizeof(self->bind), "/tmp/bind.%d", getpid());
+	ASSERT_EQ(0, mkdir(self->orig, 0755));
+	ASSERT_EQ(0, mkdir(self->bind, 0755));
+	ASSERT_EQ(0, mount("tmpfs", self->orig, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, mount(self->orig, self->bind, NULL, MS_BIND, NULL));
+	snprintf(self->file, sizeof(self->file), "%s/f", self->orig);
+	snprintf(self->bfile, sizeof(self->bfile), "%s/f", self->bind);
+	ASSERT_LE(0, close(open(self->file, O_CREAT | O_WRONLY, 0644)));
+}
+
+FIXTURE_TEARDOWN(bind)
+{
+	umount2(self->bind, MNT_DETACH);
+	umount2(self->orig, MNT_DETACH);
+	rmdir(self->bind);
+	rmdir(self->orig);
+}
+
+TEST_F(bind, mount_mark_sees_only_its_own_mount)
+{
+	int g = notif_group();
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT, self->bind));
+	open_close(self->file);
+	EXPECT_EQ(0, count_events(g));
+	open_close(self->bfile);
+	EXPECT_EQ(1, count_events(g));
+	close(g);
+}
+
+TEST_F(bind, filesystem_and_inode_marks_see_every_mount)
+{
+	int fs = notif_group(), ino = notif_group();
+
+	ASSERT_LE(0, fs);
+	ASSERT_LE(0, ino);
+	ASSERT_EQ(0, mark(fs, FSGATE_MARK_FILESYSTEM, self->bind));
+	ASSERT_EQ(0, mark(ino, FSGATE_MARK_INODE, self->bfile));
+	open_close(self->file);
+	open_close(self->bfile);
+	EXPECT_EQ(2, count_events(fs));
+	EXPECT_EQ(2, count_events(ino));
+	close(fs);
+	close(ino);
+}
+
+TEST_F(bind, mount_and_filesystem_marks_of_one_group_are_apart)
+{
+	int g = notif_group();
+	char buf[32];
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT, self->bind));
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_FILESYSTEM, self->orig));
+	ASSERT_EQ(0, fsgate_test_fdinfo(g, "fsgate-mark mount sdev", buf,
+					sizeof(buf)));
+	/* Flushing mount marks leaves the filesystem mark. */
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_FLUSH | FSGATE_MARK_MOUNT, 0,
+				 AT_FDCWD, NULL));
+	EXPECT_NE(0, fsgate_test_fdinfo(g, "fsgate-mark mount sdev", buf,
+					sizeof(buf)));
+	EXPECT_EQ(0, fsgate_test_fdinfo(g, "fsgate-mark sb sdev", buf,
+					sizeof(buf)));
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_mark(g, FSGATE_MARK_REMOVE | FSGATE_MARK_MOUNT,
+				  FAN_OPEN, AT_FDCWD, self->bind));
+	EXPECT_EQ(ENOENT, errno);
+	open_close(self->bfile);
+	EXPECT_EQ(1, count_events(g));
+	close(g);
+}
+
+TEST_F(bind, removed_mount_mark_stops_its_events)
+{
+	int g = notif_group();
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT, self->bind));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_REMOVE | FSGATE_MARK_MOUNT,
+				 FAN_OPEN, AT_FDCWD, self->bind));
+	open_close(self->bfile);
+	EXPECT_EQ(0, count_events(g));
+	close(g);
+}
+
+TEST_F(bind, union_mask_narrows_when_a_group_leaves)
+{
+	int a = notif_group(), b = notif_group();
+	char mask[16];
+
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(0, fsgate_mark(a, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 self->file));
+	ASSERT_EQ(0, fsgate_mark(b, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_test_fdinfo(b, "fsnotify_mask", mask,
+					sizeof(mask)));
+	EXPECT_EQ(FAN_OPEN | FAN_CLOSE_WRITE, strtoul(mask, NULL, 16));
+	close(a);
+	ASSERT_EQ(0, fsgate_test_fdinfo(b, "fsnotify_mask", mask,
+					sizeof(mask)));
+	EXPECT_EQ(FAN_CLOSE_WRITE, strtoul(mask, NULL, 16));
+	ASSERT_EQ(0, fsgate_mark(b, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 self->file));
+	ASSERT_EQ(0, fsgate_mark(b, FSGATE_MARK_REMOVE, FAN_CLOSE_WRITE,
+				 AT_FDCWD, self->file));
+	ASSERT_EQ(0, fsgate_test_fdinfo(b, "fsnotify_mask", mask,
+					sizeof(mask)));
+	EXPECT_EQ(FAN_OPEN, strtoul(mask, NULL, 16));
+	close(b);
+}
+
+FIXTURE(ext4) {
+	char img[64], m1[64], m2[64], f1[80], f2[80];
+	char dev[32];
+};
+
+/* Attach @img to a free loop device; its path goes to @dev. */
+static int loop_attach(const char *img, char *dev, size_t len)
+{
+	int ctl, nr, fd, loop;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -1;
+	nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (nr < 0)
+		return -1;
+	snprintf(dev, len, "/dev/loop%d", nr);
+	fd = open(img, O_RDWR | O_CLOEXEC);
+	loop = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || loop < 0 || ioctl(loop, LOOP_SET_FD, fd) < 0) {
+		close(fd);
+		close(loop);
+		return -1;
+	}
+	close(fd);
+	close(loop);
+	return 0;
+}
+
+static int run(const char *cmd)
+{
+	int status = system(cmd);
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* One ext4 image on loop, mounted twice: one superblock, two vfsmounts. */
+FIXTURE_SETUP(ext4)
+{
+	char cmd[256];
+
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	snprintf(self->img, sizeof(self->img), "/tmp/ext4.%d.img", getpid());
+	snprintf(self->m1, sizeof(self->m1), "/tmp/ext4a.%d", getpid());
+	snprintf(self->m2, sizeof(self->m2), "/tmp/ext4b.%d", getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
+		 self->img, self->img);
+	ASSERT_EQ(0, run(cmd));
+	ASSERT_EQ(0, loop_attach(self->img, self->dev, sizeof(self->dev)));
+	ASSERT_EQ(0, mkdir(self->m1, 0755));
+	ASSERT_EQ(0, mkdir(self->m2, 0755));
+	ASSERT_EQ(0, mount(self->dev, self->m1, "ext4", 0, NULL));
+	ASSERT_EQ(0, mount(self->dev, self->m2, "ext4", 0, NULL));
+	snprintf(self->f1, sizeof(self->f1), "%s/f", self->m1);
+	snprintf(self->f2, sizeof(self->f2), "%s/f", self->m2);
+	ASSERT_LE(0, close(open(self->f1, O_CREAT | O_WRONLY, 0644)));
+}
+
+FIXTURE_TEARDOWN(ext4)
+{
+	int loop;
+
+	umount2(self->m2, MNT_DETACH);
+	umount2(self->m1, MNT_DETACH);
+	loop = open(self->dev, O_RDWR | O_CLOEXEC);
+	if (loop >= 0) {
+		ioctl(loop, LOOP_CLR_FD, 0);
+		close(loop);
+	}
+	unlink(self->img);
+	rmdir(self->m1);
+	rmdir(self->m2);
+}
+
+TEST_F(ext4, two_mounts_are_one_filesystem_and_two_mounts)
+{
+	int mnt = notif_group(), fs = notif_group(), ino = notif_group();
+
+	ASSERT_LE(0, mnt);
+	ASSERT_LE(0, fs);
+	ASSERT_LE(0, ino);
+	ASSERT_EQ(0, mark(mnt, FSGATE_MARK_MOUNT, self->m1));
+	ASSERT_EQ(0, mark(fs, FSGATE_MARK_FILESYSTEM, self->m2));
+	ASSERT_EQ(0, mark(ino, FSGATE_MARK_INODE, self->f2));
+	open_close(self->f1);
+	open_close(self->f2);
+	EXPECT_EQ(1, count_events(mnt));
+	EXPECT_EQ(2, count_events(fs));
+	EXPECT_EQ(2, count_events(ino));
+	close(mnt);
+	close(fs);
+	close(ino);
+}
+
+TEST_F(ext4, unmounting_a_watched_filesystem_frees_its_marks)
+{
+	struct fsgate_stats st;
+	int g = notif_group();
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT, self->m1));
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_FILESYSTEM, self->m1));
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_INODE, self->f1));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(3, st.marks);
+	ASSERT_EQ(0, umount(self->m2));
+	ASSERT_EQ(0, umount(self->m1));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(0, st.marks);
+	close(g);
+}
+
+TEST_HARNESS_MAIN
