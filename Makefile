@@ -94,11 +94,13 @@ $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
 		tests/ktap/ktap_test.c tests/ktap/ktap.c $$(pkg-config --libs cmocka)
 
-$(B)/guest/%_test: tests/selftests/%_test.c tests/selftests/fsgate_util.c \
-		   tests/selftests/fsgate_util.h $(B)/lib/libfsgate.a
+# Helpers every guest selftest links with.
+SELFTEST_UTIL := $(wildcard tests/selftests/*_util.c)
+$(B)/guest/%_test: tests/selftests/%_test.c $(SELFTEST_UTIL) \
+		   $(SELFTEST_UTIL:.c=.h) $(B)/lib/libfsgate.a
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -isystem $(KSFT) -o $@ $< \
-		tests/selftests/fsgate_util.c $(B)/lib/libfsgate.a -lpthread
+		$(SELFTEST_UTIL) $(B)/lib/libfsgate.a -lpthread
 
 $(B)/guest/run-suite: tests/guest/run-suite
 	@mkdir -p $(@D)

@@ -65,26 +65,6 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask)
 		fsgate_cache_drop(sub);
 }
 
-/* Fold @sub into its group's match for a permission event on @obj. */
-static void fsgate_match_cache(struct fsgate_match *m, struct fsgate_sub *sub,
-			       struct fsgate_obj *obj, int type, u32 mask)
-{
-	int err;
-
-	if (type != FSNOTIFY_ITER_TYPE_INODE)
-		return;
-	switch (fsgate_cache_lookup(sub, obj->object, mask, &err)) {
-	case FSGATE_CACHED_ALLOW:
-		m->cached_allow = true;
-		break;
-	case FSGATE_CACHED_DENY:
-		m->cached_deny = err;
-		break;
-	case FSGATE_CACHED_NONE:
-		break;
-	}
-}
-
 /*
  * Collect, for every group with subs on the event's objects, the union of
  * its marks and ignore masks; returns how many groups (at most @max).
@@ -96,7 +76,6 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 				   struct fsgate_match *matches,
 				   unsigned int max)
 {
-	u32 perm = mask & FSGATE_PERM_EVENTS;
 	struct fsnotify_mark *fsn;
 	struct fsgate_match *m;
 	struct fsgate_sub *sub;
@@ -119,8 +98,6 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 				return n;
 			m->marks |= sub->mask;
 			m->ignore |= READ_ONCE(sub->ignore);
-			if (perm)
-				fsgate_match_cache(m, sub, obj, type, perm);
 		}
 	}
 	return n;
@@ -135,8 +112,7 @@ static bool fsgate_group_hears_current(const struct fsgate_group *group)
 
 /*
  * Resolve @matches to the groups that are told or asked, each with a
- * reference; returns how many are left at the front of @matches. Groups
- * whose cache allows a permission event drop out here.
+ * reference; returns how many are left at the front of @matches.
  */
 static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 					   unsigned int n, u32 mask)
@@ -148,18 +124,21 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 	for (i = 0; i < n; i++) {
 		m = &matches[i];
 		report = fsgate_event_mask(mask, m->marks, m->ignore);
-		if (!report || !fsgate_group_hears_current(m->group))
-			continue;
-		if (m->cached_allow && !m->cached_deny) {
-			atomic64_inc(&m->group->perm.cached);
-			continue;
-		}
-		if (!refcount_inc_not_zero(&m->group->ref))
+		if (!report || !fsgate_group_hears_current(m->group) ||
+		    !refcount_inc_not_zero(&m->group->ref))
 			continue;
 		m->marks = report;
 		matches[told++] = *m;
 	}
 	return told;
+}
+
+/* fsgate's object on the event's inode, if it has one. */
+static struct fsgate_obj *fsgate_inode_obj(struct fsnotify_iter_info *iter)
+{
+	struct fsnotify_mark *fsn = fsnotify_iter_inode_mark(iter);
+
+	return fsn ? container_of(fsn, struct fsgate_obj, fsn) : NULL;
 }
 
 static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
@@ -196,7 +175,7 @@ static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
 	if ((mask & FSGATE_PERM_EVENTS) && partial)
 		ret = -ENOMEM;
 	else if (mask & FSGATE_PERM_EVENTS)
-		ret = fsgate_decide(matches, n, path);
+		ret = fsgate_decide(matches, n, path, fsgate_inode_obj(iter));
 	else
 		for (i = 0; i < n; i++)
 			fsgate_event_queue(matches[i].group, matches[i].marks,

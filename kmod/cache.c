@@ -41,19 +41,8 @@ static bool fsgate_snap_equal(const struct fsgate_snap *a,
 	return timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size;
 }
 
-/**
- * fsgate_cache_lookup() - a group's cached verdict on an access
- * @sub: the group's sub on the file's inode
- * @inode: the file
- * @mask: the permission event
- * @deny_errno: set to the negative errno for %FSGATE_CACHED_DENY
- *
- * An entry made on an older version of the file is dropped.
- *
- * Context: rcu_read_lock() held.
- * Return: what the cache says.
- */
-enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
+/* What @sub's cache says of @mask; an entry on an older file is dropped. */
+static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 				       struct inode *inode, u32 mask,
 				       int *deny_errno)
 {
@@ -72,6 +61,38 @@ enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 		return FSGATE_CACHED_DENY;
 	}
 	return FSGATE_CACHED_ALLOW;
+}
+
+/**
+ * fsgate_cache_check() - a group's cached verdict on an access to a file
+ * @obj: fsgate's object on the file's inode, or NULL
+ * @group: the group
+ * @mask: the permission event
+ * @deny_errno: set to the negative errno for %FSGATE_CACHED_DENY
+ *
+ * Context: within fsnotify's handling of the event, whose SRCU read side
+ * keeps @obj alive.
+ * Return: what the group's cache says of the access.
+ */
+enum fsgate_cached fsgate_cache_check(struct fsgate_obj *obj,
+				      const struct fsgate_group *group,
+				      u32 mask, int *deny_errno)
+{
+	enum fsgate_cached ret = FSGATE_CACHED_NONE;
+	struct fsgate_sub *sub;
+
+	if (!obj)
+		return ret;
+	rcu_read_lock();
+	list_for_each_entry_rcu(sub, &obj->subs, obj_node) {
+		if (sub->group == group) {
+			ret = fsgate_cache_lookup(sub, obj->object, mask,
+						  deny_errno);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /**

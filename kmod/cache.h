@@ -6,6 +6,8 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
+struct fsgate_group;
+struct fsgate_obj;
 struct fsgate_sub;
 struct inode;
 
@@ -40,7 +42,7 @@ struct fsgate_cache {
 	struct rcu_head rcu;
 };
 
-/* The cached verdict of a group on an access, as fsgate_cache_lookup() finds it. */
+/* A group's cached verdict on an access, as fsgate_cache_check() finds it. */
 enum fsgate_cached {
 	FSGATE_CACHED_NONE,
 	FSGATE_CACHED_ALLOW,
@@ -48,9 +50,9 @@ enum fsgate_cached {
 };
 
 void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode);
-enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
-				       struct inode *inode, u32 mask,
-				       int *deny_errno);
+enum fsgate_cached fsgate_cache_check(struct fsgate_obj *obj,
+				      const struct fsgate_group *group,
+				      u32 mask, int *deny_errno);
 struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
 					int verdict,
 					const struct fsgate_snap *snap);

@@ -8,6 +8,7 @@
  */
 #include <linux/sort.h>
 
+#include "cache.h"
 #include "chain.h"
 #include "group.h"
 #include "perm.h"
@@ -72,21 +73,49 @@ int fsgate_verdict_combine(int verdict, int other)
 	return verdict ? verdict : other;
 }
 
-/* Ask every group of a tier at once, then wait for all of them. */
-static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
-			   const struct path *path)
+/*
+ * Consult the verdict caches of a tier's groups: a cached deny settles the
+ * tier, a cached allow spares its group the question. Looked up only when
+ * the tier's turn comes, since a higher tier may have changed the file.
+ */
+static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
+			      struct fsgate_obj *inode_obj)
 {
-	int verdict = 0, now;
 	unsigned int i;
+	int err;
 
-	/* A cached deny settles the tier before anyone is asked. */
 	for (i = 0; i < n; i++) {
-		if (tier[i].cached_deny) {
+		switch (fsgate_cache_check(inode_obj, tier[i].group,
+					   tier[i].marks & FSGATE_PERM_EVENTS,
+					   &err)) {
+		case FSGATE_CACHED_DENY:
 			atomic64_inc(&tier[i].group->perm.cached);
-			return tier[i].cached_deny;
+			return err;
+		case FSGATE_CACHED_ALLOW:
+			atomic64_inc(&tier[i].group->perm.cached);
+			tier[i].cached = true;
+			break;
+		case FSGATE_CACHED_NONE:
+			break;
 		}
 	}
+	return 0;
+}
+
+/* Ask every group of a tier at once, then wait for all of them. */
+static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
+			   const struct path *path,
+			   struct fsgate_obj *inode_obj)
+{
+	int verdict, now;
+	unsigned int i;
+
+	verdict = fsgate_tier_cached(tier, n, inode_obj);
+	if (verdict)
+		return verdict;
 	for (i = 0; i < n; i++) {
+		if (tier[i].cached)
+			continue;
 		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].marks,
 					       path, &now);
 		if (!tier[i].perm)
@@ -104,12 +133,15 @@ static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
  * @matches: the groups to ask, each referenced, with the bits to ask
  * @n: their number
  * @path: the file
+ * @inode_obj: fsgate's object on the file's inode, where verdict caches
+ *	are, or NULL
  *
- * Context: process context, sleeps while groups decide; no locks held.
+ * Context: process context, sleeps while groups decide; no locks held;
+ * within fsnotify's handling of the event, which keeps @inode_obj alive.
  * Return: 0 to allow the access, or the negative errno that denies it.
  */
 int fsgate_decide(struct fsgate_match *matches, unsigned int n,
-		  const struct path *path)
+		  const struct path *path, struct fsgate_obj *inode_obj)
 {
 	unsigned int start, end;
 	int verdict = 0;
@@ -117,7 +149,8 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 	fsgate_matches_sort(matches, n);
 	for (start = 0; start < n && !verdict; start = end) {
 		end = fsgate_tier_end(matches, n, start);
-		verdict = fsgate_ask_tier(matches + start, end - start, path);
+		verdict = fsgate_ask_tier(matches + start, end - start, path,
+					  inode_obj);
 	}
 	return verdict;
 }

@@ -5,6 +5,7 @@
 #include <linux/types.h>
 
 struct fsgate_group;
+struct fsgate_obj;
 struct fsgate_perm;
 struct path;
 
@@ -14,16 +15,14 @@ struct path;
  * @marks: union of the group's marks that apply; once resolved, the
  *	FAN_* bits the group is told of
  * @ignore: union of the group's ignore masks on the event's objects
- * @cached_allow: the group's verdict cache allows this access
- * @cached_deny: 0, or the negative errno of the group's cached deny
+ * @cached: the group's verdict cache allows the access: it is not asked
  * @perm: the group's permission event while it is being asked
  */
 struct fsgate_match {
 	struct fsgate_group *group;
 	u32 marks;
 	u32 ignore;
-	bool cached_allow;
-	int cached_deny;
+	bool cached;
 	struct fsgate_perm *perm;
 };
 
@@ -32,6 +31,6 @@ unsigned int fsgate_tier_end(const struct fsgate_match *matches,
 			     unsigned int n, unsigned int start);
 int fsgate_verdict_combine(int verdict, int other);
 int fsgate_decide(struct fsgate_match *matches, unsigned int n,
-		  const struct path *path);
+		  const struct path *path, struct fsgate_obj *inode_obj);
 
 #endif /* _FSGATE_CHAIN_H */

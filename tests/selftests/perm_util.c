@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <fsgate.h>
+
+#include "perm_util.h"
+
+int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_ms,
+	       unsigned int timeout_verdict, unsigned int orphan_verdict)
+{
+	struct fsgate_init init = {
+		.flags = class | FSGATE_CLOEXEC | FSGATE_NONBLOCK,
+		.event_f_flags = O_RDWR | O_CLOEXEC,
+		.priority = priority,
+		.timeout_ms = timeout_ms,
+		.timeout_verdict = timeout_verdict,
+		.orphan_verdict = orphan_verdict,
+	};
+
+	return fsgate_init_ext(&init);
+}
+
+/*
+ * The child must not hold the test's group fds: a group closed by the
+ * test would live on in the child that waits for it.
+ */
+static void close_inherited(void)
+{
+	close_range(3, ~0U, 0);
+}
+
+pid_t spawn_open(const char *path, int flags, int do_read)
+{
+	pid_t pid = fork();
+	char c;
+	int fd;
+
+	if (pid)
+		return pid;
+	close_inherited();
+	fd = open(path, flags);
+	if (fd < 0)
+		_exit(errno);
+	if (do_read && read(fd, &c, 1) < 0)
+		_exit(errno);
+	_exit(0);
+}
+
+pid_t spawn_exec(const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	close_inherited();
+	execl(path, path, (char *)NULL);
+	_exit(errno);
+}
+
+int reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+int readable(int g, int timeout_ms)
+{
+	struct pollfd p = { .fd = g, .events = POLLIN };
+
+	return poll(&p, 1, timeout_ms) == 1;
+}
+
+int next_event(int g, int timeout_ms, struct fanotify_event_metadata *ev)
+{
+	if (!readable(g, timeout_ms))
+		return -1;
+	return read(g, ev, sizeof(*ev)) == sizeof(*ev) ? 0 : -1;
+}
+
+int answer(int g, int fd, uint32_t response)
+{
+	struct fanotify_response r = { .fd = fd, .response = response };
+	int ret = write(g, &r, sizeof(r));
+
+	close(fd);
+	return ret;
+}
+
+int set_param(const char *name, const char *s, char *old, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, old, len - 1);
+	if (n < 0 || pwrite(fd, s, strlen(s), 0) < 0) {
+		close(fd);
+		return -1;
+	}
+	old[n] = '\0';
+	old[strcspn(old, "\n")] = '\0';
+	close(fd);
+	return 0;
+}

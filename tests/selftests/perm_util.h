@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers of the permission event tests: a forked process makes the
+ * access and exits with its errno, while the test answers its groups.
+ */
+#ifndef PERM_UTIL_H
+#define PERM_UTIL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/fanotify.h>
+
+/* A permission group: class, priority, timeout and verdict policies. */
+int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_ms,
+	       unsigned int timeout_verdict, unsigned int orphan_verdict);
+
+/* Fork a process that opens @path with @flags (and reads a byte if
+ * @do_read); it exits 0, or with the errno that failed. */
+pid_t spawn_open(const char *path, int flags, int do_read);
+
+/* Fork a process that execs @path; it exits 0 if the exec worked. */
+pid_t spawn_exec(const char *path);
+
+/* Wait for @pid; its exit status, or -1 if it did not exit normally. */
+int reap(pid_t pid);
+
+/* Wait up to @timeout_ms for one event on @g and read it into @ev.
+ * Return: 0, or -1 on timeout or error. */
+int next_event(int g, int timeout_ms, struct fanotify_event_metadata *ev);
+
+/* Answer the event with @fd and close @fd. Return: write()'s result. */
+int answer(int g, int fd, uint32_t response);
+
+/* Whether @g has an event to read within @timeout_ms. */
+int readable(int g, int timeout_ms);
+
+/* Write @s to module parameter @name; return the old value in @old. */
+int set_param(const char *name, const char *s, char *old, size_t len);
+
+#endif /* PERM_UTIL_H */
