@@ -19,14 +19,15 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 LIB_SONAME := libfsgate.so.0
 LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
-LIB_SRCS := lib/init.c lib/mark.c
+LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # The kselftest harness comes from the cached linux-source tree.
 KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
-HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/libfsgate_init_test
+HOST_TESTS := $(B)/tests/ktap_test \
+	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
@@ -78,11 +79,17 @@ $(B)/examples/%: examples/%.c $(B)/lib/$(LIB_SONAME)
 	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $< -L$(B)/lib -lfsgate \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
-$(B)/tests/libfsgate_init_test: lib/init_test.c $(LIB_SRCS) lib/include/fsgate.h
+# Host unit tests of libfsgate: lib/X_test.c with lib/X.c, and the
+# syscalls X makes wrapped at link time (WRAP_X) so that cmocka fakes them.
+WRAP_init := open ioctl close
+WRAP_respond := write
+comma := ,
+$(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
+			     include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
-		lib/init_test.c $(LIB_SRCS) $$(pkg-config --libs cmocka) \
-		-Wl,--wrap=open,--wrap=ioctl,--wrap=close
+		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
+		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
 guest: $(GUEST)
 
 $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
