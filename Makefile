@@ -22,18 +22,25 @@ LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
 LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
+# libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
+COMPAT_SRCS := $(filter-out %_test.c,$(wildcard compat/*.c))
+COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
+COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
+TOOLS := $(B)/bin/fsgate-run
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # The kselftest harness comes from the cached linux-source tree.
 KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
 HOST_TESTS := $(B)/tests/ktap_test \
-	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c))
+	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
+	$(patsubst compat/%_test.c,$(B)/tests/compat_%_test,$(wildcard compat/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
 SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 	       $(wildcard tests/scenarios/*.sh))
-GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test
+GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
+	 $(B)/guest/fsgate-run
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help
@@ -55,7 +62,8 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest
+userspace: $(LIBS) $(COMPAT_LIB) $(TOOLS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) \
+	guest
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
@@ -90,6 +98,40 @@ $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
 		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
 		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
+$(B)/compat/%.o: compat/%.c compat/compat.h lib/include/fsgate.h \
+		 include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(COMPAT_LIB): $(COMPAT_OBJS) $(LIB_OBJS) compat/libfsgate-fanotify.map
+	$(CC) -shared -Wl,--version-script=compat/libfsgate-fanotify.map \
+		-Wl,--no-undefined -o $@ $(COMPAT_OBJS) $(LIB_OBJS) -ldl
+
+# Host unit tests of the layer: compat/X_test.c with the files named in
+# COMPAT_TEST_X; the test fakes what those files call.
+COMPAT_TEST_env := compat/env.c
+COMPAT_TEST_fanotify := compat/fanotify.c compat/flags.c compat/env.c
+COMPAT_TEST_syscall := compat/syscall.c
+WRAP_compat_fanotify := access
+$(B)/tests/compat_%_test: compat/%_test.c $(COMPAT_SRCS) compat/compat.h \
+			  lib/include/fsgate.h include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
+		compat/$*_test.c $(COMPAT_TEST_$*) $$(pkg-config --libs cmocka) \
+		$(foreach w,$(WRAP_compat_$*),-Wl$(comma)--wrap=$(w))
+
+# fsgate-run finds the layer at ../lib/ from where it lies, in build/ as
+# installed; the guest gets a copy beside its test programs.
+$(B)/bin/fsgate-run: tools/fsgate-run.c compat/env.c compat/compat.h \
+		     lib/include/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
+		tools/fsgate-run.c compat/env.c
+
+$(B)/guest/fsgate-run: $(B)/bin/fsgate-run
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
 guest: $(GUEST)
 
 $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
