@@ -53,7 +53,8 @@ help:
 	@echo 'make modules     build fsgate.ko for each of $$(KERNELS)'
 	@echo 'make userspace   build the host tools and the guest test programs'
 	@echo 'make style       checkpatch, sparse and W=1 builds'
-	@echo 'make install     libfsgate and headers into $$(DESTDIR)$$(PREFIX)'
+	@echo 'make install     libfsgate, headers, the fanotify layer, fsgate-run and'
+	@echo '                 man pages into $$(DESTDIR)$$(PREFIX)'
 	@echo 'make clean       remove build/'
 
 deps:
@@ -79,8 +80,10 @@ $(B)/lib/$(LIB_SONAME): $(LIB_OBJS) lib/libfsgate.map
 $(B)/lib/libfsgate.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
+# Made again by make install, since PREFIX may differ from the build's.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.pc.in
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+	$(PC_SED) >$@
 
 $(B)/examples/%: examples/%.c $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
@@ -163,15 +166,24 @@ $(B)/guest/demo_test: examples/demo-guest.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-install: $(LIBS)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux
+# fsgate-run finds the layer in ../lib from its bin/, so both go under
+# one PREFIX; the pages hold .so aliases for every function.
+install: $(LIBS) $(COMPAT_LIB) $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux \
+		$(DESTDIR)$(PREFIX)/bin $(addprefix $(DESTDIR)$(PREFIX)/share/man/man,1 3 7)
 	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libfsgate.so
 	install -m 0644 $(B)/lib/libfsgate.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 0644 $(B)/lib/fsgate.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(PC_SED) >$(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
+	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
 	install -m 0644 lib/include/fsgate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 include/uapi/linux/fsgate.h $(DESTDIR)$(PREFIX)/include/linux/
+	install -m 0755 $(COMPAT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+	install -m 0644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 
 style:
 	tests/style $(KERNELS)
