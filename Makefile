@@ -39,8 +39,10 @@ GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
 SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 	       $(wildcard tests/scenarios/*.sh))
+# fatrace (scripts/deps installs it) goes into the guest for its scenario.
+FATRACE := $(firstword $(wildcard /usr/sbin/fatrace /usr/bin/fatrace))
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
-	 $(B)/guest/fsgate-run
+	 $(B)/guest/fsgate-run $(if $(FATRACE),$(B)/guest/fatrace)
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help
@@ -132,6 +134,10 @@ $(B)/bin/fsgate-run: tools/fsgate-run.c compat/env.c compat/compat.h \
 		tools/fsgate-run.c compat/env.c
 
 $(B)/guest/fsgate-run: $(B)/bin/fsgate-run
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(B)/guest/fatrace: $(FATRACE)
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
