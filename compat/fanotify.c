@@ -83,7 +83,12 @@ int compat_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 	return fd;
 }
 
-/* An fsgate group fd answers FSGATE_IOC_STATS; anything else does not. */
+/*
+ * An fsgate group fd answers FSGATE_IOC_STATS, which only reads counters;
+ * a fanotify fd says ENOTTY. Asking the fd itself, rather than keeping a
+ * list of the fds made here, stays right across dup(), fork() and fds
+ * closed and reused, without interposing on close().
+ */
 static bool is_group(int fd)
 {
 	struct fsgate_stats stats;

@@ -21,6 +21,19 @@
 
 typedef long syscall_fn(long number, ...);
 
+/* Looked up once: some programs make every futex call through syscall(). */
+static syscall_fn *next_syscall(void)
+{
+	static syscall_fn *next;
+	syscall_fn *fn = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+
+	if (!fn) {
+		fn = (syscall_fn *)compat_next("syscall");
+		__atomic_store_n(&next, fn, __ATOMIC_RELEASE);
+	}
+	return fn;
+}
+
 long syscall(long number, ...)
 {
 	syscall_fn *next;
@@ -39,7 +52,7 @@ long syscall(long number, ...)
 		return compat_fanotify_mark(a[0], a[1], a[2], a[3],
 					    (const char *)a[4]);
 	}
-	next = (syscall_fn *)compat_next("syscall");
+	next = next_syscall();
 	if (!next) {
 		errno = ENOSYS;
 		return -1;

@@ -84,6 +84,9 @@ static void other_numbers_go_on_with_six_arguments(void **state)
 	expect_string(compat_next, name, "syscall");
 	expect_value(next_syscall, number, SYS_getpid);
 	assert_int_equal(syscall(SYS_getpid, 101L, 102L, 103L, 104L, 105L, 106L), 77);
+	/* The next syscall() is looked up once only. */
+	expect_value(next_syscall, number, SYS_gettid);
+	assert_int_equal(syscall(SYS_gettid, 101L, 102L, 103L, 104L, 105L, 106L), 77);
 }
 
 int main(void)
