@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Scenario: fatrace, unmodified, runs on fsgate through fsgate-run and
-# logs a scripted workload with the right pids, event letters and paths;
+# Scenario: fatrace, unmodified, runs on fsgate through fsgate-run, in a
+# group with the priority and timeout given to fsgate-run, and logs a
+# scripted workload with the right pids, event letters and paths;
 # fatrace on in-tree fanotify logs the same workload the same way. On
 # fsgate fatrace's FAN_REPORT_FID probe fails with EINVAL and it takes its
 # plain-fd path; in-tree it may use FID mode, which reports the same
@@ -91,7 +92,7 @@ result() {
 	fi
 }
 
-trace fsgate fsgate-run
+trace fsgate fsgate-run --priority 2500 --timeout 250 --timeout-verdict deny
 table fsgate >$d/fsgate.table
 trace fanotify
 table fanotify >$d/fanotify.table
@@ -104,9 +105,12 @@ ls $w RCO
 reset $w/a CWO
 EXPECTED
 
-echo "1..5"
+echo "1..6"
 grep -q '^fsgate-mark ' $d/fsgate.fdinfo
 result $? "fatrace under fsgate-run marks through fsgate" $d/fsgate.err
+grep -q '^fsgate-group .* priority:2500 .* timeout-ms:250 timeout-verdict:deny ' \
+	$d/fsgate.fdinfo
+result $? "fsgate-run's priority and timeout reach the group" $d/fsgate.fdinfo
 grep -v '^?' $d/fsgate.table | diff $d/expected - >$d/diff
 result $? "fsgate: each step's pid, letters and paths" $d/diff
 ! grep '^?' $d/fsgate.table >$d/others
