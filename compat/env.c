@@ -94,7 +94,7 @@ static const struct variable {
 
 const char *compat_env_read(struct compat_env *env)
 {
-	static __thread char msg[160];
+	static _Thread_local char msg[160];
 	const struct variable *var;
 	const char *v;
 

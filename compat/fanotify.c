@@ -80,6 +80,12 @@ int compat_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 	fd = fsgate_init_ext(&init);
 	if (fd < 0 && module_missing(errno))
 		return without_fsgate(&env, flags, event_f_flags);
+	/*
+	 * /dev/fsgate is mode 0600; fanotify_init() says EPERM to a caller
+	 * without the privilege, and programs test for that to say so.
+	 */
+	if (fd < 0 && errno == EACCES)
+		errno = EPERM;
 	return fd;
 }
 

@@ -186,6 +186,14 @@ static void other_errors_pass_unchanged(void **state)
 	assert_int_equal(next_calls + warnings, 0);
 }
 
+static void no_access_to_the_device_is_eperm_as_for_fanotify(void **state)
+{
+	(void)state;
+	will_return(fsgate_init_ext, EACCES);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, EPERM);
+}
+
 static void missing_module_is_enodev_with_a_warning(void **state)
 {
 	(void)state;
@@ -291,6 +299,7 @@ int main(void)
 		cmocka_unit_test_setup(bad_environment_is_einval_with_a_warning, setup),
 		cmocka_unit_test_setup(unserved_flags_are_einval, setup),
 		cmocka_unit_test_setup(other_errors_pass_unchanged, setup),
+		cmocka_unit_test_setup(no_access_to_the_device_is_eperm_as_for_fanotify, setup),
 		cmocka_unit_test_setup(missing_module_is_enodev_with_a_warning, setup),
 		cmocka_unit_test_setup(missing_module_with_fallback_is_fanotify, setup),
 		cmocka_unit_test_setup(fallback_serves_what_fsgate_cannot, setup),
