@@ -103,6 +103,7 @@ $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
 		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
 		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
+
 $(B)/compat/%.o: compat/%.c compat/compat.h lib/include/fsgate.h \
 		 include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
