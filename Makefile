@@ -19,20 +19,30 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 LIB_SONAME := libfsgate.so.0
 LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
-LIB_SRCS := lib/init.c lib/mark.c
+LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
+# libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
+COMPAT_SRCS := $(filter-out %_test.c,$(wildcard compat/*.c))
+COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
+COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
+TOOLS := $(B)/bin/fsgate-run
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # The kselftest harness comes from the cached linux-source tree.
 KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
-HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/libfsgate_init_test
+HOST_TESTS := $(B)/tests/ktap_test \
+	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
+	$(patsubst compat/%_test.c,$(B)/tests/compat_%_test,$(wildcard compat/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
 SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 	       $(wildcard tests/scenarios/*.sh))
-GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test
+# fatrace (scripts/deps installs it) goes into the guest for its scenario.
+FATRACE := $(firstword $(wildcard /usr/sbin/fatrace /usr/bin/fatrace))
+GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
+	 $(B)/guest/fsgate-run $(if $(FATRACE),$(B)/guest/fatrace)
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help
@@ -45,7 +55,8 @@ help:
 	@echo 'make modules     build fsgate.ko for each of $$(KERNELS)'
 	@echo 'make userspace   build the host tools and the guest test programs'
 	@echo 'make style       checkpatch, sparse and W=1 builds'
-	@echo 'make install     libfsgate and headers into $$(DESTDIR)$$(PREFIX)'
+	@echo 'make install     libfsgate, headers, the fanotify layer, fsgate-run and'
+	@echo '                 man pages into $$(DESTDIR)$$(PREFIX)'
 	@echo 'make clean       remove build/'
 
 deps:
@@ -54,7 +65,8 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest
+userspace: $(LIBS) $(COMPAT_LIB) $(TOOLS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) \
+	guest
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
@@ -70,19 +82,66 @@ $(B)/lib/$(LIB_SONAME): $(LIB_OBJS) lib/libfsgate.map
 $(B)/lib/libfsgate.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
+# Made again by make install, since PREFIX may differ from the build's.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.pc.in
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+	$(PC_SED) >$@
 
 $(B)/examples/%: examples/%.c $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $< -L$(B)/lib -lfsgate \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
-$(B)/tests/libfsgate_init_test: lib/init_test.c $(LIB_SRCS) lib/include/fsgate.h
+# Host unit tests of libfsgate: lib/X_test.c with lib/X.c, and the
+# syscalls X makes wrapped at link time (WRAP_X) so that cmocka fakes them.
+WRAP_init := open ioctl close
+WRAP_respond := write
+comma := ,
+$(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
+			     include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
-		lib/init_test.c $(LIB_SRCS) $$(pkg-config --libs cmocka) \
-		-Wl,--wrap=open,--wrap=ioctl,--wrap=close
+		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
+		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
+
+$(B)/compat/%.o: compat/%.c compat/compat.h lib/include/fsgate.h \
+		 include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(COMPAT_LIB): $(COMPAT_OBJS) $(LIB_OBJS) compat/libfsgate-fanotify.map
+	$(CC) -shared -Wl,--version-script=compat/libfsgate-fanotify.map \
+		-Wl,--no-undefined -o $@ $(COMPAT_OBJS) $(LIB_OBJS) -ldl
+
+# Host unit tests of the layer: compat/X_test.c with the files named in
+# COMPAT_TEST_X; the test fakes what those files call.
+COMPAT_TEST_env := compat/env.c
+COMPAT_TEST_fanotify := compat/fanotify.c compat/flags.c compat/env.c
+COMPAT_TEST_syscall := compat/syscall.c
+WRAP_compat_fanotify := access
+$(B)/tests/compat_%_test: compat/%_test.c $(COMPAT_SRCS) compat/compat.h \
+			  lib/include/fsgate.h include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
+		compat/$*_test.c $(COMPAT_TEST_$*) $$(pkg-config --libs cmocka) \
+		$(foreach w,$(WRAP_compat_$*),-Wl$(comma)--wrap=$(w))
+
+# fsgate-run finds the layer at ../lib/ from where it lies, in build/ as
+# installed; the guest gets a copy beside its test programs.
+$(B)/bin/fsgate-run: tools/fsgate-run.c compat/env.c compat/compat.h \
+		     lib/include/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
+		tools/fsgate-run.c compat/env.c
+
+$(B)/guest/fsgate-run: $(B)/bin/fsgate-run
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(B)/guest/fatrace: $(FATRACE)
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
 guest: $(GUEST)
 
 $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
@@ -116,15 +175,24 @@ $(B)/guest/demo_test: examples/demo-guest.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-install: $(LIBS)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux
+# fsgate-run finds the layer in ../lib from its bin/, so both go under
+# one PREFIX; the pages hold .so aliases for every function.
+install: $(LIBS) $(COMPAT_LIB) $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux \
+		$(DESTDIR)$(PREFIX)/bin $(addprefix $(DESTDIR)$(PREFIX)/share/man/man,1 3 7)
 	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libfsgate.so
 	install -m 0644 $(B)/lib/libfsgate.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 0644 $(B)/lib/fsgate.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(PC_SED) >$(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
+	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
 	install -m 0644 lib/include/fsgate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 include/uapi/linux/fsgate.h $(DESTDIR)$(PREFIX)/include/linux/
+	install -m 0755 $(COMPAT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+	install -m 0644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 
 style:
 	tests/style $(KERNELS)

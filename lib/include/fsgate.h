@@ -7,7 +7,9 @@
 #ifndef FSGATE_H
 #define FSGATE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/fsgate.h>
 
 #ifdef __cplusplus
@@ -60,6 +62,107 @@ int fsgate_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
  * Return: 0, or -1 with errno set.
  */
 int fsgate_stats(int fd, struct fsgate_stats *stats);
+
+/**
+ * struct fsgate_events - a cursor over the records of one read()
+ * @buf: the buffer read() filled
+ * @len: what read() returned; a negative value is taken as no records
+ * @off: where the next record starts
+ * @error: 0 while the records are sound; once fsgate_event_next() has
+ *	returned NULL, 0 for the end of the buffer or the errno of the
+ *	first record it refused
+ *
+ * The fields are set by fsgate_events_init() and read by
+ * fsgate_event_next(); callers only read @error.
+ */
+struct fsgate_events {
+	const unsigned char *buf;
+	size_t len;
+	size_t off;
+	int error;
+};
+
+/**
+ * fsgate_events_init() - start iterating over a read() buffer
+ * @it: the cursor
+ * @buf: the buffer given to read(); it must stay valid while iterating
+ * @len: read()'s return value
+ */
+void fsgate_events_init(struct fsgate_events *it, const void *buf,
+			ssize_t len);
+
+/**
+ * fsgate_event_next() - the next whole record, checked
+ * @it: a cursor from fsgate_events_init()
+ *
+ * Unlike FAN_EVENT_OK() and FAN_EVENT_NEXT(), a record is returned only
+ * if it lies wholly inside the buffer, is at least
+ * FAN_EVENT_METADATA_LEN long, is suitably aligned and has version
+ * FANOTIFY_METADATA_VERSION, so that a short read or a corrupt length
+ * can neither loop for ever nor run past the buffer.
+ *
+ * Return: the record, or NULL: at the end of the buffer with @it->error
+ * 0, or at the first record refused with errno and @it->error set to
+ * EBADMSG (truncated, too short or misaligned) or EPROTO (another
+ * metadata version). Iteration stops there.
+ */
+const struct fanotify_event_metadata *
+fsgate_event_next(struct fsgate_events *it);
+
+/**
+ * fsgate_respond() - answer one permission event
+ * @fd: the group fd the event was read from
+ * @event_fd: the event's fd
+ * @response: FSGATE_ALLOW or FSGATE_DENY, or FSGATE_DENY_ERRNO(err) to
+ *	fail the access with err; ored with FSGATE_CACHE to have fsgate
+ *	remember the verdict for this file until it is modified
+ *
+ * The caller still closes @event_fd.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when the event is no longer
+ * pending (answered, timed out, withdrawn), EINVAL for a malformed
+ * response.
+ */
+int fsgate_respond(int fd, int event_fd, uint32_t response);
+
+/**
+ * fsgate_respond_batch() - answer several permission events at once
+ * @fd: the group fd
+ * @responses: @count struct fanotify_response
+ * @count: how many
+ * @done: if not NULL, set to how many responses were accepted
+ *
+ * Writes up to FSGATE_RESPONSE_MAX responses per write(). fsgate takes or
+ * refuses each write as a whole, so on failure the responses from
+ * *@done on were not applied, and the one that is wrong is among the
+ * next FSGATE_RESPONSE_MAX. A group fd that takes fewer responses per
+ * write() (in-tree fanotify takes one) is given the rest in later writes.
+ *
+ * Return: 0 when all were accepted, or -1 with errno set as for
+ * fsgate_respond().
+ */
+int fsgate_respond_batch(int fd, const struct fanotify_response *responses,
+			 size_t count, size_t *done);
+
+/* The call an errno came from, for fsgate_strerror(). */
+enum fsgate_call {
+	FSGATE_CALL_INIT,	/* fsgate_init(), fsgate_init_ext() */
+	FSGATE_CALL_MARK,	/* fsgate_mark() */
+	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
+	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch() */
+	FSGATE_CALL_STATS,	/* fsgate_stats() */
+};
+
+/**
+ * fsgate_strerror() - what an errno means for one fsgate call
+ * @call: the call that failed
+ * @errnum: the errno it set
+ *
+ * Return: a static sentence that says what went wrong in fsgate's terms
+ * ("fsgate.ko is not loaded" for ENOENT from fsgate_init()), or
+ * strerror(@errnum) for an errno the call has no special meaning for.
+ */
+const char *fsgate_strerror(enum fsgate_call call, int errnum);
 
 #ifdef __cplusplus
 }

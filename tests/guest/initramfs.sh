@@ -94,6 +94,6 @@ initramfs_build() {
 	done
 	if [ -d "$FSGATE_TOP/build/lib" ]; then
 		mkdir -p "$root/fsgate/lib"
-		cp -a "$FSGATE_TOP"/build/lib/libfsgate.so* "$root/fsgate/lib/"
+		cp -a "$FSGATE_TOP"/build/lib/libfsgate*.so* "$root/fsgate/lib/"
 	fi
 }

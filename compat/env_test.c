@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* cmocka: the layer's variables are parsed strictly, defaults when unset. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "compat.h"
+
+static const char *const names[] = {
+	"FSGATE_PRIORITY", "FSGATE_TIMEOUT_MS", "FSGATE_TIMEOUT_VERDICT",
+	"FSGATE_FALLBACK",
+};
+
+static int clean(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unsetenv(names[i]);
+	return 0;
+}
+
+static void priority_is_0_to_65535(void **state)
+{
+	uint32_t p = 7;
+
+	(void)state;
+	assert_int_equal(compat_parse_priority("0", &p), 0);
+	assert_int_equal(p, 0);
+	assert_int_equal(compat_parse_priority("65535", &p), 0);
+	assert_int_equal(p, 65535);
+	assert_int_equal(compat_parse_priority("65536", &p), -1);
+	assert_int_equal(compat_parse_priority("-1", &p), -1);
+	assert_int_equal(compat_parse_priority(" 5", &p), -1);
+	assert_int_equal(compat_parse_priority("5x", &p), -1);
+	assert_int_equal(compat_parse_priority("", &p), -1);
+	assert_int_equal(compat_parse_priority("99999999999999999999", &p), -1);
+	assert_int_equal(p, 65535);
+}
+
+static void timeout_is_milliseconds_or_none(void **state)
+{
+	uint32_t t = 7;
+
+	(void)state;
+	assert_int_equal(compat_parse_timeout("250", &t), 0);
+	assert_int_equal(t, 250);
+	assert_int_equal(compat_parse_timeout("none", &t), 0);
+	assert_int_equal(t, FSGATE_TIMEOUT_NONE);
+	/* The bound's own value is spelt "none", never as a number. */
+	assert_int_equal(compat_parse_timeout("4294967295", &t), -1);
+	assert_int_equal(compat_parse_timeout("4294967294", &t), 0);
+	assert_int_equal(compat_parse_timeout("never", &t), -1);
+}
+
+static void verdict_is_allow_or_deny(void **state)
+{
+	uint32_t v = 7;
+
+	(void)state;
+	assert_int_equal(compat_parse_verdict("allow", &v), 0);
+	assert_int_equal(v, FSGATE_VERDICT_ALLOW);
+	assert_int_equal(compat_parse_verdict("deny", &v), 0);
+	assert_int_equal(v, FSGATE_VERDICT_DENY);
+	assert_int_equal(compat_parse_verdict("DENY", &v), -1);
+	assert_int_equal(compat_parse_verdict("", &v), -1);
+}
+
+static void unset_variables_give_defaults(void **state)
+{
+	struct compat_env env;
+
+	(void)state;
+	assert_null(compat_env_read(&env));
+	assert_int_equal(env.priority, FSGATE_PRIORITY_DEFAULT);
+	assert_int_equal(env.timeout_ms, FSGATE_TIMEOUT_DEFAULT);
+	assert_int_equal(env.timeout_verdict, FSGATE_VERDICT_DEFAULT);
+	assert_false(env.fallback);
+}
+
+static void set_variables_are_read(void **state)
+{
+	struct compat_env env;
+
+	(void)state;
+	setenv("FSGATE_PRIORITY", "2500", 1);
+	setenv("FSGATE_TIMEOUT_MS", "100", 1);
+	setenv("FSGATE_TIMEOUT_VERDICT", "deny", 1);
+	setenv("FSGATE_FALLBACK", "1", 1);
+	assert_null(compat_env_read(&env));
+	assert_int_equal(env.priority, 2500);
+	assert_int_equal(env.timeout_ms, 100);
+	assert_int_equal(env.timeout_verdict, FSGATE_VERDICT_DENY);
+	assert_true(env.fallback);
+}
+
+static void bad_value_is_named(void **state)
+{
+	struct compat_env env;
+	const char *msg;
+
+	(void)state;
+	setenv("FSGATE_TIMEOUT_VERDICT", "maybe", 1);
+	msg = compat_env_read(&env);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "FSGATE_TIMEOUT_VERDICT=maybe"));
+	setenv("FSGATE_TIMEOUT_VERDICT", "allow", 1);
+	setenv("FSGATE_FALLBACK", "yes", 1);
+	msg = compat_env_read(&env);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "FSGATE_FALLBACK=yes"));
+}
+
+int main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(priority_is_0_to_65535),
+		cmocka_unit_test(timeout_is_milliseconds_or_none),
+		cmocka_unit_test(verdict_is_allow_or_deny),
+		cmocka_unit_test_setup(unset_variables_give_defaults, clean),
+		cmocka_unit_test_setup(set_variables_are_read, clean),
+		cmocka_unit_test_setup(bad_value_is_named, clean),
+	};
+
+	return cmocka_run_group_tests_name("compat_env", tests, NULL, NULL);
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * cmocka: fanotify_init() and fanotify_mark() as the layer serves them,
+ * against fake libfsgate calls, a fake libc behind the layer and a
+ * wrapped access() (-Wl,--wrap=access) that says whether /dev/fsgate is
+ * there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <cmocka.h>
+
+#include "compat.h"
+
+#define GROUP 40
+#define FANOTIFY_FD 41
+#define OTHER_FD 3
+
+static struct fsgate_init seen;
+static int init_calls, mark_calls, next_calls, warnings;
+static char warning[256];
+static int device_there = 1;
+
+int fsgate_init_ext(const struct fsgate_init *init)
+{
+	seen = *init;
+	init_calls++;
+	errno = mock_type(int);
+	return errno ? -1 : GROUP;
+}
+
+int fsgate_stats(int fd, struct fsgate_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	if (fd == GROUP)
+		return 0;
+	errno = ENOTTY;
+	return -1;
+}
+
+int fsgate_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
+		const char *pathname)
+{
+	mark_calls++;
+	check_expected(fd);
+	check_expected(flags);
+	check_expected(mask);
+	check_expected(dirfd);
+	check_expected(pathname);
+	return 0;
+}
+
+static int next_fanotify_init(unsigned int flags, unsigned int event_f_flags)
+{
+	next_calls++;
+	check_expected(flags);
+	check_expected(event_f_flags);
+	return FANOTIFY_FD;
+}
+
+static int next_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
+			      int dirfd, const char *pathname)
+{
+	(void)flags, (void)mask, (void)dirfd, (void)pathname;
+	next_calls++;
+	check_expected(fd);
+	return 0;
+}
+
+void *compat_next(const char *name)
+{
+	if (!strcmp(name, "fanotify_init"))
+		return (void *)next_fanotify_init;
+	if (!strcmp(name, "fanotify_mark"))
+		return (void *)next_fanotify_mark;
+	fail_msg("unexpected compat_next(%s)", name);
+	return NULL;
+}
+
+void compat_warn(int *once, const char *msg)
+{
+	(void)once;
+	warnings++;
+	snprintf(warning, sizeof(warning), "%s", msg);
+}
+
+int __wrap_access(const char *path, int mode)
+{
+	assert_string_equal(path, FSGATE_DEVICE);
+	assert_int_equal(mode, F_OK);
+	if (device_there)
+		return 0;
+	errno = ENOENT;
+	return -1;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	unsetenv("FSGATE_PRIORITY");
+	unsetenv("FSGATE_TIMEOUT_MS");
+	unsetenv("FSGATE_TIMEOUT_VERDICT");
+	unsetenv("FSGATE_FALLBACK");
+	memset(&seen, 0xa5, sizeof(seen));
+	init_calls = mark_calls = next_calls = warnings = 0;
+	warning[0] = '\0';
+	device_there = 1;
+	return 0;
+}
+
+static void served_flags_make_an_fsgate_group(void **state)
+{
+	const unsigned int flags = FAN_CLASS_CONTENT | FAN_CLOEXEC |
+				   FAN_NONBLOCK | FAN_UNLIMITED_QUEUE |
+				   FAN_UNLIMITED_MARKS | FAN_REPORT_TID;
+
+	(void)state;
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(flags, O_RDONLY | O_LARGEFILE), GROUP);
+	assert_int_equal(seen.flags, flags);
+	assert_int_equal(seen.event_f_flags, O_RDONLY | O_LARGEFILE);
+	assert_int_equal(seen.priority, FSGATE_PRIORITY_DEFAULT);
+	assert_int_equal(seen.timeout_ms, FSGATE_TIMEOUT_DEFAULT);
+	assert_int_equal(seen.timeout_verdict, FSGATE_VERDICT_DEFAULT);
+	assert_int_equal(seen.orphan_verdict, FSGATE_VERDICT_DEFAULT);
+	assert_int_equal(seen.reserved[0] | seen.reserved[4], 0);
+}
+
+static void environment_sets_priority_and_timeout(void **state)
+{
+	(void)state;
+	setenv("FSGATE_PRIORITY", "2500", 1);
+	setenv("FSGATE_TIMEOUT_MS", "300", 1);
+	setenv("FSGATE_TIMEOUT_VERDICT", "deny", 1);
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_CLASS_PRE_CONTENT, O_RDONLY), GROUP);
+	assert_int_equal(seen.priority, 2500);
+	assert_int_equal(seen.timeout_ms, 300);
+	assert_int_equal(seen.timeout_verdict, FSGATE_VERDICT_DENY);
+}
+
+static void bad_environment_is_einval_with_a_warning(void **state)
+{
+	(void)state;
+	setenv("FSGATE_PRIORITY", "high", 1);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(init_calls, 0);
+	assert_int_equal(warnings, 1);
+	assert_non_null(strstr(warning, "FSGATE_PRIORITY=high"));
+}
+
+/* What an older kernel refuses with EINVAL, fsgate refuses the same way. */
+static void unserved_flags_are_einval(void **state)
+{
+	static const unsigned int unserved[] = {
+		FAN_REPORT_FID, FAN_REPORT_DIR_FID, FAN_REPORT_NAME,
+		FAN_REPORT_DFID_NAME, FAN_REPORT_TARGET_FID, FAN_ENABLE_AUDIT,
+		FAN_REPORT_PIDFD, FSGATE_EXCLUDE_SELF, 0x40000000,
+		FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(unserved) / sizeof(unserved[0]); i++) {
+		errno = 0;
+		assert_int_equal(fanotify_init(unserved[i], O_RDONLY), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	assert_int_equal(init_calls + next_calls + warnings, 0);
+}
+
+static void other_errors_pass_unchanged(void **state)
+{
+	(void)state;
+	will_return(fsgate_init_ext, EPERM);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, EPERM);
+	assert_int_equal(next_calls + warnings, 0);
+}
+
+static void no_access_to_the_device_is_eperm_as_for_fanotify(void **state)
+{
+	(void)state;
+	will_return(fsgate_init_ext, EACCES);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, EPERM);
+}
+
+static void missing_module_is_enodev_with_a_warning(void **state)
+{
+	(void)state;
+	will_return(fsgate_init_ext, ENOENT);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, ENODEV);
+	assert_int_equal(next_calls, 0);
+	assert_int_equal(warnings, 1);
+	assert_non_null(strstr(warning, "not loaded"));
+}
+
+static void missing_module_with_fallback_is_fanotify(void **state)
+{
+	(void)state;
+	setenv("FSGATE_FALLBACK", "1", 1);
+	will_return(fsgate_init_ext, ENOENT);
+	expect_value(next_fanotify_init, flags, FAN_CLASS_NOTIF);
+	expect_value(next_fanotify_init, event_f_flags, O_RDONLY);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), FANOTIFY_FD);
+	assert_int_equal(warnings, 0);
+}
+
+/* With the fallback and no fsgate, even FID groups go to fanotify. */
+static void fallback_serves_what_fsgate_cannot(void **state)
+{
+	(void)state;
+	setenv("FSGATE_FALLBACK", "1", 1);
+	device_there = 0;
+	expect_value(next_fanotify_init, flags, FAN_REPORT_DFID_NAME);
+	expect_value(next_fanotify_init, event_f_flags, O_RDONLY);
+	assert_int_equal(fanotify_init(FAN_REPORT_DFID_NAME, O_RDONLY), FANOTIFY_FD);
+	assert_int_equal(init_calls, 0);
+}
+
+static void fallback_is_not_used_when_fsgate_is_there(void **state)
+{
+	(void)state;
+	setenv("FSGATE_FALLBACK", "1", 1);
+	assert_int_equal(fanotify_init(FAN_REPORT_DFID_NAME, O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(next_calls, 0);
+}
+
+static void expect_mark(unsigned int flags, uint64_t mask, const char *path)
+{
+	expect_value(fsgate_mark, fd, GROUP);
+	expect_value(fsgate_mark, flags, flags);
+	expect_value(fsgate_mark, mask, mask);
+	expect_value(fsgate_mark, dirfd, AT_FDCWD);
+	expect_value(fsgate_mark, pathname, path);
+}
+
+static void marks_on_a_group_go_to_fsgate(void **state)
+{
+	static const char path[] = "/mnt";
+	const uint64_t mask = FAN_OPEN_PERM | FAN_CLOSE_WRITE | FAN_ONDIR |
+			      FAN_EVENT_ON_CHILD;
+
+	(void)state;
+	expect_mark(FAN_MARK_ADD | FAN_MARK_MOUNT, mask, path);
+	assert_int_equal(fanotify_mark(GROUP, FAN_MARK_ADD | FAN_MARK_MOUNT,
+				       mask, AT_FDCWD, path), 0);
+	expect_mark(FAN_MARK_ADD | FAN_MARK_FILESYSTEM | FAN_MARK_IGNORED_MASK |
+		    FAN_MARK_IGNORED_SURV_MODIFY, FAN_OPEN, path);
+	assert_int_equal(fanotify_mark(GROUP, FAN_MARK_ADD | FAN_MARK_FILESYSTEM |
+				       FAN_MARK_IGNORED_MASK |
+				       FAN_MARK_IGNORED_SURV_MODIFY, FAN_OPEN,
+				       AT_FDCWD, path), 0);
+	assert_int_equal(next_calls, 0);
+}
+
+static void unserved_mark_flags_are_einval(void **state)
+{
+	static const unsigned int unserved[] = {
+		FAN_MARK_EVICTABLE, FAN_MARK_IGNORE, 0x10000,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(unserved) / sizeof(unserved[0]); i++) {
+		errno = 0;
+		assert_int_equal(fanotify_mark(GROUP, FAN_MARK_ADD | unserved[i],
+					       FAN_OPEN, AT_FDCWD, "/"), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	assert_int_equal(mark_calls + next_calls, 0);
+}
+
+static void marks_on_other_fds_go_to_libc(void **state)
+{
+	(void)state;
+	expect_value(next_fanotify_mark, fd, OTHER_FD);
+	assert_int_equal(fanotify_mark(OTHER_FD, FAN_MARK_ADD | FAN_MARK_EVICTABLE,
+				       FAN_OPEN, AT_FDCWD, "/"), 0);
+	assert_int_equal(mark_calls, 0);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(served_flags_make_an_fsgate_group, setup),
+		cmocka_unit_test_setup(environment_sets_priority_and_timeout, setup),
+		cmocka_unit_test_setup(bad_environment_is_einval_with_a_warning, setup),
+		cmocka_unit_test_setup(unserved_flags_are_einval, setup),
+		cmocka_unit_test_setup(other_errors_pass_unchanged, setup),
+		cmocka_unit_test_setup(no_access_to_the_device_is_eperm_as_for_fanotify, setup),
+		cmocka_unit_test_setup(missing_module_is_enodev_with_a_warning, setup),
+		cmocka_unit_test_setup(missing_module_with_fallback_is_fanotify, setup),
+		cmocka_unit_test_setup(fallback_serves_what_fsgate_cannot, setup),
+		cmocka_unit_test_setup(fallback_is_not_used_when_fsgate_is_there, setup),
+		cmocka_unit_test_setup(marks_on_a_group_go_to_fsgate, setup),
+		cmocka_unit_test_setup(unserved_mark_flags_are_einval, setup),
+		cmocka_unit_test_setup(marks_on_other_fds_go_to_libc, setup),
+	};
+
+	return cmocka_run_group_tests_name("compat_fanotify", tests, NULL, NULL);
+}

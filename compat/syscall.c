@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * syscall(SYS_fanotify_init, ...) and syscall(SYS_fanotify_mark, ...)
+ * served like the libc functions; every other number goes to libc's
+ * syscall() with its arguments as they came.
+ *
+ * syscall() is variadic and does not say how many arguments it has, so
+ * six are taken and passed on, as libc's own syscall() does. That needs
+ * an ABI where every argument, the 64-bit fanotify_mark() mask included,
+ * fits one long: 64-bit x86 and arm. Elsewhere the layer leaves syscall()
+ * alone and serves the libc functions only.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compat.h"
+
+#if defined(__x86_64__) || defined(__aarch64__)
+
+typedef long syscall_fn(long number, ...);
+
+/* Looked up once: some programs make every futex call through syscall(). */
+static syscall_fn *next_syscall(void)
+{
+	static syscall_fn *next;
+	syscall_fn *fn = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+
+	if (!fn) {
+		fn = (syscall_fn *)compat_next("syscall");
+		__atomic_store_n(&next, fn, __ATOMIC_RELEASE);
+	}
+	return fn;
+}
+
+long syscall(long number, ...)
+{
+	syscall_fn *next;
+	va_list ap;
+	long a[6];
+	int i;
+
+	va_start(ap, number);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	switch (number) {
+	case SYS_fanotify_init:
+		return compat_fanotify_init(a[0], a[1]);
+	case SYS_fanotify_mark:
+		return compat_fanotify_mark(a[0], a[1], a[2], a[3],
+					    (const char *)a[4]);
+	}
+	next = next_syscall();
+	if (!next) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return next(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+#endif

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Messages that say what an errno means for the fsgate call that set it.
+ * strerror(ENOENT) says "No such file or directory" whether the module
+ * is missing, a path to mark is or an answered event is; users need to
+ * know which.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fsgate.h"
+
+struct message {
+	enum fsgate_call call;
+	int errnum;
+	const char *text;
+};
+
+static const struct message messages[] = {
+	{ FSGATE_CALL_INIT, ENOENT, "fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
+	{ FSGATE_CALL_INIT, ENXIO, "fsgate.ko is not loaded (" FSGATE_DEVICE " has no driver)" },
+	{ FSGATE_CALL_INIT, ENODEV, "fsgate.ko is not loaded (" FSGATE_DEVICE " has no driver)" },
+	{ FSGATE_CALL_INIT, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
+	{ FSGATE_CALL_INIT, EPERM, "making a group needs CAP_SYS_ADMIN" },
+	{ FSGATE_CALL_INIT, EINVAL, "invalid flags, class, event_f_flags, priority (0..65535), verdict or reserved field" },
+	{ FSGATE_CALL_INIT, EMFILE, "too many groups for this user (max_groups) or too many open files" },
+	{ FSGATE_CALL_MARK, EINVAL, "invalid mark flags or event mask (permission events need a content or pre-content group)" },
+	{ FSGATE_CALL_MARK, ENOENT, "no such path, or no such mark to remove" },
+	{ FSGATE_CALL_MARK, ENOTDIR, "FSGATE_MARK_ONLYDIR on something that is not a directory" },
+	{ FSGATE_CALL_MARK, EACCES, "no read permission on the object to mark" },
+	{ FSGATE_CALL_MARK, ENOSPC, "too many marks for this group (max_marks)" },
+	{ FSGATE_CALL_MARK, EBADF, "not a group fd, or a bad dirfd" },
+	{ FSGATE_CALL_MARK, ENOTTY, "not an fsgate group fd" },
+	{ FSGATE_CALL_MARK, EOPNOTSUPP, "this fsgate.ko does not support that mark type" },
+	{ FSGATE_CALL_READ, EINVAL, "read buffer smaller than one event" },
+	{ FSGATE_CALL_READ, EAGAIN, "no event queued (non-blocking group)" },
+	{ FSGATE_CALL_READ, EBADMSG, "malformed event record (truncated, too short or misaligned)" },
+	{ FSGATE_CALL_READ, EPROTO, "event record of another fanotify metadata version" },
+	{ FSGATE_CALL_RESPOND, ENOENT, "no such pending event (already answered, timed out or withdrawn)" },
+	{ FSGATE_CALL_RESPOND, EINVAL, "malformed response (verdict, flag or errno not accepted)" },
+	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
+	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
+};
+
+const char *fsgate_strerror(enum fsgate_call call, int errnum)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
+		if (messages[i].call == call && messages[i].errnum == errnum)
+			return messages[i].text;
+	return strerror(errnum);
+}
