@@ -43,8 +43,8 @@ static bool fsgate_snap_equal(const struct fsgate_snap *a,
 
 /* What @sub's cache says of @mask; an entry on an older file is dropped. */
 static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
-				       struct inode *inode, u32 mask,
-				       int *deny_errno)
+					      struct inode *inode, u32 mask,
+					      int *deny_errno)
 {
 	struct fsgate_cache *cache = rcu_dereference(sub->cache);
 	struct fsgate_snap now;

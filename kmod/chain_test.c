@@ -26,7 +26,7 @@ static struct fsgate_group *alloc_groups(struct kunit *test)
 }
 
 static void fill_matches(struct fsgate_group *groups, struct fsgate_match *m,
-		       const u32 *prios, unsigned int n)
+			 const u32 *prios, unsigned int n)
 {
 	unsigned int i;
 

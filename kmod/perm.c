@@ -217,6 +217,13 @@ out_overflow:
 	return NULL;
 }
 
+/* Whether @perm is resolved, seen without @queue_lock. */
+static bool fsgate_perm_done(struct fsgate_perm *perm)
+{
+	/* Pairs with smp_store_release() in fsgate_perm_resolve(). */
+	return smp_load_acquire(&perm->state) == FSGATE_PERM_DONE;
+}
+
 /**
  * fsgate_perm_wait() - wait for a group's answer about an access
  * @perm: from fsgate_perm_ask(); its reference is dropped
@@ -238,8 +245,7 @@ int fsgate_perm_wait(struct fsgate_perm *perm)
 	if (!perm->unbounded)
 		timeout = max(0L, (long)(perm->deadline - jiffies));
 	ret = wait_event_killable_timeout(group->perm_wq,
-					  smp_load_acquire(&perm->state) ==
-					  FSGATE_PERM_DONE, timeout);
+					  fsgate_perm_done(perm), timeout);
 	spin_lock(&group->queue_lock);
 	if (perm->state == FSGATE_PERM_DONE) {
 		verdict = perm->verdict;
