@@ -28,6 +28,8 @@ COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
 COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
 TOOLS := $(B)/bin/fsgate-run
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+# Measurements run by hand in a guest (see README, "Limitations").
+MEASURES := $(patsubst tests/measure/%.c,$(B)/measure/%,$(wildcard tests/measure/*.c))
 # The kselftest harness comes from the cached linux-source tree.
 KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
@@ -65,8 +67,8 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(COMPAT_LIB) $(TOOLS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) \
-	guest
+userspace: $(LIBS) $(COMPAT_LIB) $(TOOLS) $(EXAMPLES) $(MEASURES) $(HOST_TOOLS) \
+	$(HOST_TESTS) guest
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
@@ -91,6 +93,10 @@ $(B)/examples/%: examples/%.c $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $< -L$(B)/lib -lfsgate \
 		-Wl,-rpath,'$$ORIGIN/../lib'
+
+$(B)/measure/%: tests/measure/%.c $(B)/lib/libfsgate.a
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $< $(B)/lib/libfsgate.a
 
 # Host unit tests of libfsgate: lib/X_test.c with lib/X.c, and the
 # syscalls X makes wrapped at link time (WRAP_X) so that cmocka fakes them.

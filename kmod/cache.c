@@ -9,7 +9,11 @@
  * FS_CLOSE_WRITE, which drop them. Writes that fsnotify does not report
  * (through an event fd, whose I/O raises no events) still change the
  * file's ctime or size, and a cached verdict only holds for the snapshot
- * of the file it was made on.
+ * of the file it was made on. Timestamps are coarse (a jiffy), so fsgate
+ * also drops a file's cached verdicts whenever it hands out a writable
+ * event fd for it (an HSM about to fill it). What remains is a write by
+ * a program's own quiet fd (fanotify's event fds) within one timestamp
+ * tick of the snapshot; README.md lists it under limitations.
  *
  * Locking: an entry is immutable once published in @sub->cache. Writers
  * replace or clear the pointer with xchg() (under fsgate_mark_mutex, or

@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "group.h"
+#include "mark.h"
 #include "perm.h"
 
 static unsigned int max_queued_events = 16384;
@@ -211,6 +212,9 @@ static int fsgate_event_open_fd(struct fsgate_group *group,
 	if (fsgate_is_perm(event))
 		fsgate_perm_set_fd(container_of(event, struct fsgate_perm, event),
 				   fd);
+	/* Writes through it raise no events: decide the file anew. */
+	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
+		fsgate_mark_forget_verdicts(d_inode(event->path.dentry));
 	return fd;
 }
 

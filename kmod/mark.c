@@ -492,6 +492,34 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 }
 
 /**
+ * fsgate_mark_forget_verdicts() - drop every group's cached verdicts on a file
+ * @inode: the file
+ *
+ * For writes that fsnotify does not report and that may fall within the
+ * file's timestamp granularity, such as an HSM filling a file through a
+ * writable event fd.
+ *
+ * Context: process context.
+ */
+void fsgate_mark_forget_verdicts(struct inode *inode)
+{
+	struct fsgate_key key = {
+		.type = FSNOTIFY_OBJ_TYPE_INODE,
+		.object = inode,
+	};
+	struct fsgate_obj *obj = fsgate_find_obj(&key);
+	struct fsgate_sub *sub;
+
+	if (!obj)
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(sub, &obj->subs, obj_node)
+		fsgate_cache_drop(sub);
+	rcu_read_unlock();
+	fsnotify_put_mark(&obj->fsn);
+}
+
+/**
  * fsgate_mark_cache() - remember a group's verdict on a file
  * @group: the group that answered
  * @inode: the file

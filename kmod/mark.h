@@ -73,6 +73,7 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
 void fsgate_marks_remove_group(struct fsgate_group *group);
 void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
 void fsgate_obj_freeing(struct fsgate_obj *obj);
+void fsgate_mark_forget_verdicts(struct inode *inode);
 void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 		       u32 mask, int verdict, const struct fsgate_snap *snap);
 
