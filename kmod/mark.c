@@ -183,6 +183,15 @@ static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
 	return NULL;
 }
 
+/* @group's sub for @key, if any; *@obj is its object, referenced, or NULL. */
+static struct fsgate_sub *fsgate_lookup(struct fsgate_group *group,
+					const struct fsgate_key *key,
+					struct fsgate_obj **obj)
+{
+	*obj = fsgate_find_obj(key);
+	return *obj ? fsgate_find_sub(*obj, group, key) : NULL;
+}
+
 static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object)
 {
 	struct fsgate_obj *obj = kzalloc(sizeof(*obj), GFP_KERNEL_ACCOUNT);
@@ -368,8 +377,8 @@ static int fsgate_mark_add(struct fsgate_group *group,
 			   const struct fsgate_key *key,
 			   const struct fsgate_change *change)
 {
-	struct fsgate_obj *obj = fsgate_find_obj(key);
-	struct fsgate_sub *sub = obj ? fsgate_find_sub(obj, group, key) : NULL;
+	struct fsgate_obj *obj;
+	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
 	int ret;
 
 	if (sub)
@@ -385,8 +394,8 @@ static int fsgate_mark_remove(struct fsgate_group *group,
 			      const struct fsgate_key *key,
 			      const struct fsgate_mark *mark)
 {
-	struct fsgate_obj *obj = fsgate_find_obj(key);
-	struct fsgate_sub *sub = obj ? fsgate_find_sub(obj, group, key) : NULL;
+	struct fsgate_obj *obj;
+	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
 	int ret = -ENOENT;
 
 	if (sub) {
@@ -545,8 +554,7 @@ void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 	struct fsgate_sub *sub;
 
 	mutex_lock(&fsgate_mark_mutex);
-	obj = fsgate_find_obj(&key);
-	sub = obj ? fsgate_find_sub(obj, group, &key) : NULL;
+	sub = fsgate_lookup(group, &key, &obj);
 	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
 	if (change.cache)
 		fsgate_mark_add(group, &key, &change);
