@@ -214,7 +214,8 @@ int fsgate_backend_init(void)
 {
 	struct fsnotify_group *group;
 
-	group = fsnotify_alloc_group(&fsgate_fsn_ops, FSNOTIFY_GROUP_DUPS);
+	group = fsnotify_alloc_group(&fsgate_fsn_ops,
+				     FSGATE_FSNOTIFY_GROUP_FLAGS);
 	if (IS_ERR(group))
 		return PTR_ERR(group);
 	group->priority = FSGATE_FSNOTIFY_PRIO;

@@ -32,6 +32,18 @@
 #endif
 
 /*
+ * Evictable marks (FSNOTIFY_MARK_FLAG_NO_IREF) may be freed from inode
+ * reclaim, so the group's mark lock must not recurse into it: 6.1 does
+ * that for groups that ask with FSNOTIFY_GROUP_NOFS, 6.12 for every group
+ * and has no such flag.
+ */
+#ifdef FSNOTIFY_GROUP_NOFS
+#define FSGATE_FSNOTIFY_GROUP_FLAGS	(FSNOTIFY_GROUP_DUPS | FSNOTIFY_GROUP_NOFS)
+#else
+#define FSGATE_FSNOTIFY_GROUP_FLAGS	FSNOTIFY_GROUP_DUPS
+#endif
+
+/*
  * Adding and finding marks: 6.12 takes the object and its type, 6.1 the
  * object's connector pointer. Kbuild defines FSGATE_HAVE_FSNOTIFY_OBJ_API
  * when the headers take the object.

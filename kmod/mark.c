@@ -24,6 +24,7 @@
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -40,6 +41,23 @@ MODULE_PARM_DESC(max_marks,
 
 /* Serialises all changes to marks; see above. */
 static DEFINE_MUTEX(fsgate_mark_mutex);
+
+/*
+ * Inode eviction frees marks and so takes fsgate_mark_mutex (through
+ * fsgate_obj_freeing()): allocations under it must not recurse into
+ * filesystem reclaim, which could evict one of fsgate's inodes.
+ */
+static unsigned int fsgate_marks_lock(void)
+{
+	mutex_lock(&fsgate_mark_mutex);
+	return memalloc_nofs_save();
+}
+
+static void fsgate_marks_unlock(unsigned int nofs)
+{
+	memalloc_nofs_restore(nofs);
+	mutex_unlock(&fsgate_mark_mutex);
+}
 
 /**
  * fsgate_obj_union_mask() - the fsnotify mask an object's subs need
@@ -216,32 +234,71 @@ static void fsgate_obj_destroy(struct fsgate_obj *obj)
 }
 
 /*
- * Give @obj's mark the union mask of its subs and make the object's
- * connector see it. On failure nothing changed.
+ * Whether @obj's inode may leave memory with its mark: when its subs
+ * only keep cached verdicts, which may as well go with it.
  */
-static void fsgate_obj_set_mask(struct fsgate_obj *obj, u32 mask)
+static bool fsgate_obj_evictable(const struct fsgate_obj *obj)
+{
+	const struct fsgate_sub *sub;
+
+	if (obj->type != FSNOTIFY_OBJ_TYPE_INODE)
+		return false;
+	list_for_each_entry(sub, &obj->subs, obj_node)
+		if (sub->mask || sub->ignore)
+			return false;
+	return true;
+}
+
+static bool fsgate_mark_evictable(struct fsnotify_mark *fsn)
+{
+	return fsn->flags & FSNOTIFY_MARK_FLAG_NO_IREF;
+}
+
+static void fsgate_obj_set_mask(struct fsgate_obj *obj, u32 mask,
+				bool evictable)
 {
 	spin_lock(&obj->fsn.lock);
 	obj->fsn.mask = mask;
+	if (evictable)
+		obj->fsn.flags |= FSNOTIFY_MARK_FLAG_NO_IREF;
+	else
+		obj->fsn.flags &= ~FSNOTIFY_MARK_FLAG_NO_IREF;
 	spin_unlock(&obj->fsn.lock);
 }
 
-static int fsgate_obj_update_mask(struct fsgate_obj *obj)
+/*
+ * Give @obj's mark the union mask of its subs, and let its inode go or
+ * pin it as fsgate_obj_evictable() says, and make the object's connector
+ * see it: fsnotify_add_mark() recalculates both. On failure nothing
+ * changed.
+ *
+ * @held says the caller holds a reference to the object. Without one,
+ * nothing is added beside an evictable mark (its inode might be being
+ * evicted), and a pinned inode stays pinned (dropping the pin could be
+ * the last iput(), and evicting the inode takes fsgate_mark_mutex).
+ */
+static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 {
+	bool was_evictable = fsgate_mark_evictable(&obj->fsn);
 	u32 old = obj->fsn.mask, mask = fsgate_obj_union_mask(obj);
+	bool evictable = held ? fsgate_obj_evictable(obj) : was_evictable;
 	struct fsgate_obj *tmp;
 	int ret;
 
-	if (mask == old)
+	if (mask == old && evictable == was_evictable)
+		return 0;
+	if (!held && was_evictable)
 		return 0;
 	tmp = fsgate_obj_alloc(obj->type, obj->object);
 	if (!tmp)
 		return -ENOMEM;
 	tmp->detaching = true;
-	fsgate_obj_set_mask(obj, mask);
+	if (evictable)
+		tmp->fsn.flags |= FSNOTIFY_MARK_FLAG_NO_IREF;
+	fsgate_obj_set_mask(obj, mask, evictable);
 	ret = fsgate_compat_add_mark(&tmp->fsn, obj->object, obj->type);
 	if (ret)
-		fsgate_obj_set_mask(obj, old);
+		fsgate_obj_set_mask(obj, old, was_evictable);
 	else
 		fsgate_obj_destroy(tmp);
 	fsnotify_put_mark(&tmp->fsn);
@@ -257,8 +314,11 @@ static void fsgate_sub_unlink(struct fsgate_sub *sub)
 	kfree_rcu(sub, rcu);
 }
 
-/* Remove @sub and, with its last sub, the object's mark. */
-static void fsgate_sub_destroy(struct fsgate_sub *sub)
+/*
+ * Remove @sub and, with its last sub, the object's mark; @held as for
+ * fsgate_obj_update_mask().
+ */
+static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 {
 	struct fsgate_obj *obj = sub->obj;
 
@@ -266,7 +326,7 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub)
 	if (list_empty(&obj->subs))
 		fsgate_obj_destroy(obj);
 	else
-		fsgate_obj_update_mask(obj);	/* a stale superset is harmless */
+		fsgate_obj_update_mask(obj, held);	/* a stale superset is harmless */
 }
 
 static void fsgate_sub_add(struct fsgate_sub *sub,
@@ -303,7 +363,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	int ret;
 
 	fsgate_sub_add(sub, change);
-	ret = fsgate_obj_update_mask(sub->obj);
+	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
 		sub->mask = saved.mask;
 		WRITE_ONCE(sub->ignore, saved.ignore);
@@ -341,7 +401,7 @@ static int fsgate_sub_create(struct fsgate_group *group,
 	if (obj) {
 		sub->obj = obj;
 		list_add_tail_rcu(&sub->obj_node, &obj->subs);
-		ret = fsgate_obj_update_mask(obj);
+		ret = fsgate_obj_update_mask(obj, true);
 		if (ret) {
 			list_del_rcu(&sub->obj_node);
 			goto out_free;
@@ -352,7 +412,8 @@ static int fsgate_sub_create(struct fsgate_group *group,
 			goto out_free;
 		sub->obj = obj;
 		list_add_tail(&sub->obj_node, &obj->subs);
-		obj->fsn.mask = fsgate_obj_union_mask(obj);
+		fsgate_obj_set_mask(obj, fsgate_obj_union_mask(obj),
+				    fsgate_obj_evictable(obj));
 		ret = fsgate_compat_add_mark(&obj->fsn, key->object, key->type);
 		/* Once added, the object's connector holds the mark. */
 		fsnotify_put_mark(&obj->fsn);
@@ -400,9 +461,9 @@ static int fsgate_mark_remove(struct fsgate_group *group,
 
 	if (sub) {
 		if (fsgate_sub_remove(sub, mark))
-			fsgate_obj_update_mask(obj);
+			fsgate_obj_update_mask(obj, true);
 		else
-			fsgate_sub_destroy(sub);
+			fsgate_sub_destroy(sub, true);
 		ret = 0;
 	}
 	if (obj)
@@ -424,7 +485,7 @@ static void fsgate_mark_flush(struct fsgate_group *group, u32 type)
 
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
 		if (fsgate_sub_mark_type(sub) == type)
-			fsgate_sub_destroy(sub);
+			fsgate_sub_destroy(sub, false);
 }
 
 static void fsgate_mark_key(struct fsgate_key *key, u32 type,
@@ -460,6 +521,7 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  */
 long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 {
+	unsigned int nofs;
 	struct fsgate_change change = {};
 	struct fsgate_mark mark;
 	struct fsgate_key key;
@@ -474,9 +536,9 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 		return ret;
 	type = mark.flags & FSGATE_MARK_TYPES;
 	if (mark.flags & FSGATE_MARK_FLUSH) {
-		mutex_lock(&fsgate_mark_mutex);
+		nofs = fsgate_marks_lock();
 		fsgate_mark_flush(group, type);
-		mutex_unlock(&fsgate_mark_mutex);
+		fsgate_marks_unlock(nofs);
 		return 0;
 	}
 
@@ -490,12 +552,12 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	} else {
 		change.mask = mark.mask;
 	}
-	mutex_lock(&fsgate_mark_mutex);
+	nofs = fsgate_marks_lock();
 	if (mark.flags & FSGATE_MARK_ADD)
 		ret = fsgate_mark_add(group, &key, &change);
 	else
 		ret = fsgate_mark_remove(group, &key, &mark);
-	mutex_unlock(&fsgate_mark_mutex);
+	fsgate_marks_unlock(nofs);
 	path_put(&path);
 	return ret;
 }
@@ -545,6 +607,7 @@ void fsgate_mark_forget_verdicts(struct inode *inode)
 void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 		       u32 mask, int verdict, const struct fsgate_snap *snap)
 {
+	unsigned int nofs;
 	struct fsgate_key key = {
 		.type = FSNOTIFY_OBJ_TYPE_INODE,
 		.object = inode,
@@ -553,14 +616,14 @@ void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 	struct fsgate_obj *obj;
 	struct fsgate_sub *sub;
 
-	mutex_lock(&fsgate_mark_mutex);
+	nofs = fsgate_marks_lock();
 	sub = fsgate_lookup(group, &key, &obj);
 	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
 	if (change.cache)
 		fsgate_mark_add(group, &key, &change);
 	if (obj)
 		fsnotify_put_mark(&obj->fsn);
-	mutex_unlock(&fsgate_mark_mutex);
+	fsgate_marks_unlock(nofs);
 }
 
 /**
@@ -571,12 +634,13 @@ void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
  */
 void fsgate_marks_remove_group(struct fsgate_group *group)
 {
+	unsigned int nofs;
 	struct fsgate_sub *sub, *next;
 
-	mutex_lock(&fsgate_mark_mutex);
+	nofs = fsgate_marks_lock();
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
-		fsgate_sub_destroy(sub);
-	mutex_unlock(&fsgate_mark_mutex);
+		fsgate_sub_destroy(sub, false);
+	fsgate_marks_unlock(nofs);
 }
 
 /**
@@ -592,15 +656,16 @@ void fsgate_marks_remove_group(struct fsgate_group *group)
  */
 void fsgate_obj_freeing(struct fsgate_obj *obj)
 {
+	unsigned int nofs;
 	struct fsgate_sub *sub, *next;
 
 	if (READ_ONCE(obj->detaching))
 		return;
-	mutex_lock(&fsgate_mark_mutex);
+	nofs = fsgate_marks_lock();
 	obj->detaching = true;
 	list_for_each_entry_safe(sub, next, &obj->subs, obj_node)
 		fsgate_sub_unlink(sub);
-	mutex_unlock(&fsgate_mark_mutex);
+	fsgate_marks_unlock(nofs);
 }
 
 /**
@@ -612,11 +677,12 @@ void fsgate_obj_freeing(struct fsgate_obj *obj)
  */
 void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
 {
+	unsigned int nofs;
 	struct fsgate_sub *sub;
 	struct inode *inode;
 	struct super_block *sb;
 
-	mutex_lock(&fsgate_mark_mutex);
+	nofs = fsgate_marks_lock();
 	list_for_each_entry(sub, &group->subs, group_node) {
 		if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
 			inode = sub->obj->object;
@@ -634,5 +700,5 @@ void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
 			   sub->mask, READ_ONCE(sub->ignore),
 			   READ_ONCE(sub->obj->fsn.mask));
 	}
-	mutex_unlock(&fsgate_mark_mutex);
+	fsgate_marks_unlock(nofs);
 }

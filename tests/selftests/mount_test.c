@@ -3,7 +3,8 @@
  * Mount marks against inode and filesystem marks: a bind mount and its
  * original are told apart, two mounts of one ext4 filesystem on loop are
  * one filesystem, and removing subscriptions narrows what the kernel
- * reports.
+ * reports. On that ext4, whose inodes can leave memory: cached verdicts
+ * do not keep them there, marks do.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 
 #include "kselftest_harness.h"
 #include "fsgate_util.h"
+#include "perm_util.h"
 
 /* Events waiting on @g (non-blocking), their fds closed. */
 static int count_events(int g)
@@ -296,6 +298,53 @@ TEST_F(ext4, unmounting_a_watched_filesystem_frees_its_marks)
 	ASSERT_EQ(0, umount(self->m1));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(0, st.marks);
+	close(g);
+}
+
+static void drop_inode_cache(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+
+	sync();
+	if (fd < 0 || write(fd, "2", 1) != 1)
+		perror("drop_caches");
+	close(fd);
+}
+
+TEST_F(ext4, cached_verdicts_let_inodes_go_marks_do_not)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	char other[96];
+	pid_t pid;
+	int g;
+
+	snprintf(other, sizeof(other), "%s/other", self->m1);
+	ASSERT_LE(0, close(open(other, O_CREAT | O_WRONLY, 0644)));
+	g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE, 0, 0);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN_PERM, AT_FDCWD, self->m1));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE, AT_FDCWD,
+				 other));
+	pid = spawn_open(self->f1, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, 5000, &ev));
+	/* Close the (writable) event fd first: it would pin the inode. */
+	close(ev.fd);
+	ASSERT_EQ(0, fsgate_respond(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_EQ(0, reap(pid));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(3, st.marks);	/* filesystem, other, f1's cached verdict */
+	EXPECT_EQ(0, reap(spawn_open(self->f1, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 300));
+	drop_inode_cache();
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(2, st.marks);	/* f1 left memory with its cache; other stays */
+	/* Read back from disk, f1 is a new inode: asked again. */
+	pid = spawn_open(self->f1, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, 5000, &ev));
+	answer(g, ev.fd, FSGATE_ALLOW);
+	EXPECT_EQ(0, reap(pid));
 	close(g);
 }
 
