@@ -69,7 +69,9 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask)
  * Collect, for every group with subs on the event's objects, the union of
  * its marks and ignore masks; returns how many groups (at most @max).
  * Without @matches, only counts the subs that apply, a bound on that.
- * Caller holds rcu_read_lock().
+ * Without @path (truncation's FS_MODIFY comes from notify_change()
+ * without one), nobody is told, but what a modification clears is
+ * cleared. Caller holds rcu_read_lock().
  */
 static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 				   const struct path *path,
@@ -87,7 +89,7 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 
 		list_for_each_entry_rcu(sub, &obj->subs, obj_node) {
 			fsgate_sub_see(sub, type, mask);
-			if (!fsgate_sub_applies(sub, type, path))
+			if (!path || !fsgate_sub_applies(sub, type, path))
 				continue;
 			if (!matches) {
 				n++;
@@ -153,11 +155,13 @@ static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
 	bool partial = false;
 	int ret = 0;
 
-	/* fanotify-style events name a file: only path events qualify. */
-	if (!path)
-		return 0;
 	rcu_read_lock();
 	n = fsgate_collect(iter, mask, path, matches, max);
+	/* fanotify-style events name a file: only path events are told. */
+	if (!path) {
+		rcu_read_unlock();
+		return 0;
+	}
 	if (n == max) {
 		/* Many groups: count them all, then do it again on the heap. */
 		max = fsgate_collect(iter, mask, path, NULL, UINT_MAX);

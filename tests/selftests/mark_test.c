@@ -250,6 +250,36 @@ TEST_F(fs, ignore_mask_wins_and_modify_clears_it)
 	EXPECT_EQ(FAN_OPEN, s.mask);
 }
 
+TEST_F(fs, truncation_clears_ignore_masks_as_a_write_does)
+{
+	struct seen s;
+	int fd;
+
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FAN_OPEN,
+				 AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_IGNORED_MASK, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	/* Its FS_MODIFY carries no path: nobody is told, the mask still goes. */
+	ASSERT_EQ(0, truncate(self->file, 0));
+	ASSERT_EQ(0, drain(self->g, NULL, &s));
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+	/* And again through O_TRUNC. */
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_IGNORED_MASK, FAN_OPEN,
+				 AT_FDCWD, self->file));
+	fd = open(self->file, O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_LE(0, drain(self->g, NULL, &s));
+	touch_read(self->file);
+	ASSERT_LE(0, drain(self->g, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+}
+
 TEST_F(fs, ignore_mask_can_survive_modify)
 {
 	struct seen s;
