@@ -122,7 +122,7 @@ const char *pid_comm(pid_t pid, char *buf, size_t len)
 	if (!f || !fgets(buf, len, f)) {
 		if (f)
 			fclose(f);
-		return "exited";
+		return "already exited";
 	}
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';

@@ -57,7 +57,10 @@ int serve(const char *prog, int group, event_handler handle, void *arg);
 /* The path an event fd refers to, into @buf; "?" if it cannot be told. */
 const char *fd_path(int fd, char *buf, size_t len);
 
-/* The command name of @pid, into @buf; "exited" once it is gone. */
+/*
+ * The command name of @pid, into @buf, or "already exited": a process
+ * told of by a notification event may be gone when it is read.
+ */
 const char *pid_comm(pid_t pid, char *buf, size_t len);
 
 #endif /* EXAMPLES_DAEMON_H */

@@ -89,6 +89,23 @@ static long restore(const struct hsm *h, const char *name, int fd)
 	return total;
 }
 
+/*
+ * A restored file needs hsm no more, until it is modified (made a stub
+ * again): an ignore mask without FSGATE_MARK_IGNORED_SURV_MODIFY lasts
+ * that long. Its own cache cannot do this, since the file changed after
+ * it was asked. Being asked would also cost the groups after it their
+ * cached verdicts: fsgate drops them whenever a group gets a writable
+ * event fd for the file. Done after answering, so that the open does
+ * not wait for it.
+ */
+static void ignore_restored(int group, int fd)
+{
+	if (fsgate_mark(group, FSGATE_MARK_ADD | FSGATE_MARK_INODE |
+			FSGATE_MARK_IGNORED_MASK, FAN_OPEN_PERM, fd, NULL) < 0)
+		printf("%s: cannot ignore a restored file: %s\n", prog,
+		       fsgate_strerror(FSGATE_CALL_MARK, errno));
+}
+
 static void handle(int group, const struct fanotify_event_metadata *ev,
 		   void *arg)
 {
@@ -129,6 +146,8 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 	if (fsgate_respond(group, ev->fd, response) < 0)
 		printf("%s: answer not taken: %s\n", prog,
 		       fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	else if (response == FSGATE_ALLOW)
+		ignore_restored(group, ev->fd);
 }
 
 int main(int argc, char **argv)

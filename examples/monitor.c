@@ -23,7 +23,8 @@ static void usage(int status)
 	fprintf(status ? stderr : stdout,
 		"Usage: %s [OPTION]... PATH\n"
 		"Print one line for each file opened on the filesystem of PATH: the\n"
-		"pid, the command name (\"exited\" if it is already gone) and the path.\n"
+		"pid, the command name (\"already exited\" if it is gone by then) and\n"
+		"the path.\n"
 		"\n"
 		"  -p, --priority N  fsgate priority, 0..65535 (default 1000)\n"
 		"  -h, --help        show this help and exit\n"
