@@ -17,7 +17,7 @@ case ${1:-} in
 *) echo "usage: $0 [--narrate]" >&2; exit 2 ;;
 esac
 
-D=/tmp/fsgate-demo
+D=/tmp/demo
 S=$D/store		# the HSM's filesystem, a tmpfs of its own
 A=$D/archive		# where the stubs' content lives
 STEPS=10
@@ -95,10 +95,9 @@ start_daemons() {
 	pids="$pids $!"
 	monitor $S >>$D/monitor.log 2>&1 &
 	pids="$pids $!"
-	wait_for $D/hsm.log "restoring stubs under" $starts &&
-		wait_for $D/scanner.log "scanning opens under" $starts &&
-		wait_for $D/monitor.log "reporting opens under" $starts ||
-		fail "a daemon did not start"
+	for d in hsm scanner monitor; do
+		wait_for $D/$d.log watching $starts || fail "$d did not start"
+	done
 }
 stop_daemons() {
 	[ -n "$pids" ] || return 0
@@ -145,33 +144,34 @@ size() { stat -c %s "$1"; }
 
 [ $narrate = 1 ] || echo "1..$STEPS"
 
-step setup "A tmpfs at $S plays the HSM's filesystem;
-    the content of its files lives in $A. Five files
-    there are stubs: empty, tagged with an extended attribute
-    (trusted.fsgate.stub) that names their content in the archive."
+step setup "A tmpfs at $S is the HSM's filesystem. Four files on it
+    are stubs: empty, with an extended attribute (trusted.fsgate.stub)
+    naming their content in the archive, $A."
 rm -rf $D && mkdir -p $S $A || fail "cannot make $D"
 mount -t tmpfs tmpfs $S || fail "cannot mount a tmpfs on $S"
 printf 'Quarterly report: revenue up, nothing to hide.\n' >$A/report.txt
 printf '%s\n' "$eicar" >$A/invoice.com
-cp $A/report.txt $A/notes.txt
 cp $A/invoice.com $A/payload.com
-cp $A/report.txt $A/late.txt
-for f in report.txt invoice.com payload.com notes.txt late.txt; do
+printf 'Minutes of the last meeting.\n' >$A/late.txt
+for f in report.txt invoice.com payload.com late.txt; do
 	mkstub $S/$f $f || fail "mkstub $f failed"
 	[ "$(size $S/$f)" = 0 ] || fail "stub $f is not empty"
 done
 tell "\$ ls -l ${S#$D/}"
 ls -l $S | awk 'NR > 1 { printf "%s %s %s\n", $1, $5, $9 }' | show
-tell "invoice.com and payload.com will be restored with the EICAR test string."
+tell "In the archive, invoice.com and payload.com hold the EICAR test string."
 passed
 
-step start "Three daemons start, each making one fsgate group with a mark on
-    that filesystem: hsm (pre-content, priority 3000) restores stubs through
-    its read-write event fd; scanner (content, 2000) denies files holding
-    the EICAR string and waits at most 1000 ms for itself, then denies;
-    monitor (notification, 1000) prints who opened what.
-    /proc/fsgate/groups lists them in the order they are asked
-    (some of its columns):"
+step start "Three daemons start; each makes one fsgate group and marks the
+    filesystem:
+      hsm      pre-content, priority 3000: restores stubs through its
+               read-write event fd before allowing their open;
+      scanner  content, 2000: reads each opened file through its event fd,
+               denies it if it holds the EICAR string; an open waits at
+               most 1000 ms for it, then its timeout verdict (deny) applies;
+      monitor  notification, 1000: prints who opened what.
+    /proc/fsgate/groups (some of its columns) lists them in the order they
+    are asked:"
 start_daemons 3000 2000
 table
 news
@@ -179,24 +179,25 @@ news
 	fail "groups not listed hsm, scanner, monitor: $(groups)"
 passed
 
-step clean_stub_is_restored "A user reads a clean stub. Its open blocks: the HSM
-    is asked first and restores it, then the scanner reads what was restored
-    and allows; the monitor hears of the open."
+step clean_stub_is_restored "A user reads the stub report.txt. The open waits
+    while the HSM restores it, then the scanner reads what was restored and
+    allows it; cat prints the content, and the monitor hears of the open."
 cat_stub $S/report.txt
-wait_for $D/monitor.log "pid $cat_pid .*report.txt" ||
+wait_for $D/monitor.log "pid $cat_pid.*report.txt" ||
 	fail "the monitor did not report cat's open of report.txt"
 news
 [ $rc = 0 ] || fail "cat report.txt failed: $err"
 [ "$out" = "$(cat $A/report.txt)" ] || fail "cat printed '$out', not the content"
 [ "$(count $D/hsm.log 'restored .*report.txt')" = 1 ] ||
 	fail "the HSM did not restore report.txt once"
-[ "$(count $D/scanner.log 'report.txt is clean')" = 1 ] ||
+[ "$(count $D/scanner.log 'clean: .*report.txt')" = 1 ] ||
 	fail "the scanner did not pass report.txt once"
 passed
 
-step bad_stub_is_denied "A user reads invoice.com, an empty stub a moment ago.
-    The HSM restores it; the scanner, asked next, finds the EICAR string in
-    what was restored and denies: cat fails with EPERM."
+step bad_stub_is_denied "A user reads the stub invoice.com. The HSM restores
+    it; the scanner, asked next, finds the EICAR string in what was restored
+    and denies: cat fails with EPERM, although the file was empty a moment
+    before."
 cat_stub $S/invoice.com
 news
 [ $rc != 0 ] || fail "cat invoice.com succeeded: $out"
@@ -204,7 +205,7 @@ case $err in
 *"Operation not permitted"*) ;;
 *) fail "cat invoice.com did not fail with EPERM: $err" ;;
 esac
-[ "$(count $D/scanner.log 'invoice.com holds the EICAR')" = 1 ] ||
+[ "$(count $D/scanner.log 'EICAR test string in .*invoice.com')" = 1 ] ||
 	fail "the scanner did not deny invoice.com"
 [ "$(size $S/invoice.com)" -gt 0 ] ||
 	fail "invoice.com was not restored before the scanner read it"
@@ -212,46 +213,47 @@ tell "invoice.com now holds $(size $S/invoice.com) bytes: the scanner saw what t
 passed
 
 step monitor_sees_only_allowed_opens "The monitor reported the open of
-    report.txt and not that of invoice.com: a denied open never happened."
+    report.txt but not that of invoice.com: a denied open never happened."
 sleep 0.5
 news
 [ "$(count $D/monitor.log 'opened')" = 1 ] ||
 	fail "the monitor reported $(count $D/monitor.log opened) opens, not 1"
 grep -q 'invoice.com' $D/monitor.log && fail "the monitor reported invoice.com"
-tell "(monitor: $(count $D/monitor.log opened) open reported)"
+tell "monitor: $(count $D/monitor.log opened) open reported, of report.txt."
 passed
 
 step clean_verdict_is_cached "report.txt again. The scanner allowed it with
-    FSGATE_CACHE, so fsgate answers for it without asking; the HSM ignores
-    the file since it restored it (an ignore mask). Nobody is asked."
+    FSGATE_CACHE, so fsgate decides for it without asking; the HSM put an
+    ignore mask on the file once it was restored. Nobody is asked."
 cat_stub $S/report.txt
-wait_for $D/monitor.log "pid $cat_pid .*report.txt" ||
+wait_for $D/monitor.log "pid $cat_pid.*report.txt" ||
 	fail "the monitor did not report the second open of report.txt"
 news
 [ $rc = 0 ] || fail "the second cat of report.txt failed: $err"
-[ "$(count $D/scanner.log 'report.txt is clean')" = 1 ] ||
+[ "$(count $D/scanner.log 'clean: .*report.txt')" = 1 ] ||
 	fail "the scanner was asked again about report.txt"
 [ "$(count $D/hsm.log 'report.txt')" = 1 ] ||
 	fail "the HSM was asked again about report.txt"
 passed
 
-step counters "/proc/fsgate/groups counts, for each group, the events read,
-    the decisions asked for, the denials, the timeouts and the accesses
-    its verdict cache decided:"
+step counters "/proc/fsgate/groups counts, for each group, the events it
+    read, the decisions asked of it, its denials, its timeouts and the
+    accesses its verdict cache decided:"
 table
 [ "$(counter scanner asked)" = 2 ] || fail "scanner asked $(counter scanner asked) times, not 2"
 [ "$(counter scanner denied)" = 1 ] || fail "scanner denied $(counter scanner denied), not 1"
 [ "$(counter scanner cached)" = 1 ] || fail "scanner cached $(counter scanner cached), not 1"
 [ "$(counter monitor delivered)" = 2 ] ||
 	fail "monitor was delivered $(counter monitor delivered) events, not 2"
-tell "scanner: asked 2, denied 1, cached 1; monitor: 2 opens delivered."
+tell "The scanner was asked twice, denied once, and its cache decided once."
 passed
 
-step wrong_order_lets_bad_content_through "The same daemons with the scanner
-    and the HSM swapped in priority: scanner at 3000, hsm at 2000. The
-    scanner is asked first, reads the empty stub payload.com, finds nothing
-    and allows; then the HSM restores the EICAR string, and cat prints it.
-    Order matters, and with fsgate it is explicit."
+step wrong_order_lets_bad_content_through "The daemons restart with the
+    scanner and the HSM swapped in priority: scanner 3000, hsm 2000 (an
+    explicit priority outranks the class). A user reads the stub
+    payload.com: the scanner, asked first, reads an empty file and allows
+    it; then the HSM restores the EICAR string, and cat prints it. Order
+    matters; with fsgate it is explicit."
 stop_daemons
 start_daemons 2000 3000
 table
@@ -262,14 +264,15 @@ cat_stub $S/payload.com
 news
 [ $rc = 0 ] || fail "cat payload.com failed: $err"
 [ "$out" = "$eicar" ] || fail "cat printed '$out', not the EICAR string"
-grep -q 'payload.com is clean (0 bytes)' $D/scanner.log ||
+grep -q 'clean: .*payload.com (0 bytes)' $D/scanner.log ||
 	fail "the scanner did not pass payload.com as an empty file"
 passed
 
-step timeout_verdict "Back to the right order. The scanner is stopped
-    (SIGSTOP) and a user reads late.txt: the HSM restores it, then the open
-    waits for the scanner, at most its 1000 ms, and gets the scanner's
-    timeout verdict, deny: cat fails with EPERM after a second, not never."
+step timeout_verdict "The daemons restart in the right order, and the
+    scanner is stopped (SIGSTOP). A user reads the stub late.txt: the HSM
+    restores it, then the open waits for the scanner, at most its 1000 ms,
+    and gets its timeout verdict, deny: cat fails with EPERM after a second
+    instead of hanging."
 stop_daemons
 start_daemons 3000 2000
 news
@@ -285,14 +288,14 @@ case $err in
 *) fail "cat late.txt did not fail with EPERM: $err" ;;
 esac
 [ "$elapsed" -ge 90 ] && [ "$elapsed" -lt 500 ] ||
-	fail "cat late.txt took $elapsed/100 s, not about 1 s"
+	fail "cat late.txt took $late s, not about 1 s"
 [ "$(counter scanner timedout)" = 1 ] ||
 	fail "scanner timedout is $(counter scanner timedout), not 1"
 passed
 
 step scanner_resumes "The scanner continues (SIGCONT). The event it missed
-    went with its open, so it finds nothing stale; the next cat of late.txt
-    is scanned and allowed."
+    left its queue with the open it was about, so it has nothing stale to
+    answer; the next cat of late.txt is scanned and allowed."
 kill -CONT $scanner
 tell "\$ kill -CONT $scanner"
 cat_stub $S/late.txt
@@ -309,19 +312,18 @@ stop_daemons
 if [ $narrate = 1 ]; then
 	cat <<EOF
 
-Summary
-  hsm (3000)     restored stubs before anyone else saw them: report.txt,
-                 invoice.com and late.txt in the right order.
-  scanner (2000) read the restored content through its event fd: passed
-                 report.txt (and cached it: the second cat did not ask it),
-                 denied invoice.com with EPERM although it was an empty
-                 stub a moment before.
-  monitor (1000) reported only the opens that happened.
-  Swapped (scanner 3000, hsm 2000): the scanner passed the empty
-                 payload.com and the EICAR string got through.
-  Stopped scanner: cat late.txt waited $late s for it, then its timeout
-                 verdict (deny) applied; once continued it served again.
-  Every step behaved as told: $STEPS of $STEPS.
+Summary: all $STEPS steps behaved as told.
+  hsm (3000)       restored each stub before the scanner (2000) read it.
+  scanner (2000)   read what was restored: passed report.txt and cached
+                   the verdict (its second open asked nobody); denied
+                   invoice.com with EPERM though it had been an empty stub.
+  monitor (1000)   reported only the opens that happened.
+  wrong order      with the scanner at 3000 and hsm at 2000, the scanner
+                   passed the empty payload.com: the EICAR string got
+                   through.
+  stopped scanner  the open of late.txt waited $late s, then got the
+                   scanner's timeout verdict, deny; continued, it served
+                   again.
 EOF
 fi
 cleanup

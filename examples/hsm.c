@@ -133,9 +133,9 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 		if (size >= 0 && fremovexattr(ev->fd, STUB_XATTR) < 0)
 			size = -1;
 		if (size >= 0) {
-			printf("%s: restored %s (%ld bytes from %s) for pid %d (%s): allow\n",
-			       prog, path, size, name, ev->pid,
-			       pid_comm(ev->pid, comm, sizeof(comm)));
+			printf("%s: restored %s (%ld bytes) for %s (pid %d): allow\n",
+			       prog, path, size,
+			       pid_comm(ev->pid, comm, sizeof(comm)), ev->pid);
 			response = FSGATE_ALLOW;
 		} else {
 			printf("%s: cannot restore %s from %s: %s: deny with EIO\n",
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 	if (h.archive < 0)
 		err(2, "%s: %s", prog, argv[optind + 1]);
 	g = open_group(prog, &init, FAN_OPEN_PERM, argv[optind]);
-	printf("%s: restoring stubs under %s from %s, priority %u\n", prog,
-	       argv[optind], argv[optind + 1], init.priority);
+	printf("%s: watching %s at priority %u, restoring from %s\n", prog,
+	       argv[optind], init.priority, argv[optind + 1]);
 	return serve(prog, g, handle, &h);
 }

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	if (argc - optind != 1)
 		usage(2);
 	g = open_group(prog, &init, FAN_OPEN, argv[optind]);
-	printf("%s: reporting opens under %s, priority %u\n", prog,
-	       argv[optind], init.priority);
+	printf("%s: watching %s at priority %u\n", prog, argv[optind],
+	       init.priority);
 	return serve(prog, g, handle, NULL);
 }

@@ -105,16 +105,16 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 	pid_comm(ev->pid, comm, sizeof(comm));
 	found = holds_pattern(s, ev->fd, &size);
 	if (found > 0) {
-		printf("%s: %s holds %s, pid %d (%s) may not open it: deny\n",
-		       prog, path, s->pattern_name, ev->pid, comm);
+		printf("%s: found %s in %s for %s (pid %d): deny\n", prog,
+		       s->pattern_name, path, comm, ev->pid);
 		response = FSGATE_DENY;
 	} else if (found < 0) {
 		printf("%s: cannot read %s: %s: deny\n", prog, path,
 		       strerror(errno));
 		response = FSGATE_DENY;
 	} else {
-		printf("%s: %s is clean (%lld bytes), pid %d (%s) may open it: allow%s\n",
-		       prog, path, (long long)size, ev->pid, comm,
+		printf("%s: clean: %s (%lld bytes) for %s (pid %d): allow%s\n",
+		       prog, path, (long long)size, comm, ev->pid,
 		       s->cache ? ", cached" : "");
 		response = FSGATE_ALLOW | (s->cache ? FSGATE_CACHE : 0);
 	}
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 		.pattern_name = "the EICAR test string",
 		.cache = 1,
 	};
-	char wait[32] = "the module's default_timeout_ms";
+	char wait[32] = "default_timeout_ms";
 	int opt, g;
 
 	while ((opt = getopt_long(argc, argv, "p:P:t:T:o:nhV", opts, NULL)) != -1) {
@@ -202,8 +202,8 @@ int main(int argc, char **argv)
 	g = open_group(prog, &init, FAN_OPEN_PERM, argv[optind]);
 	if (init.timeout_ms)
 		snprintf(wait, sizeof(wait), "%u ms", init.timeout_ms);
-	printf("%s: scanning opens under %s for %s, priority %u; an open waits %s for it, then: %s\n",
-	       prog, argv[optind], s.pattern_name, init.priority, wait,
+	printf("%s: watching %s at priority %u for %s; waits %s, then %s\n",
+	       prog, argv[optind], init.priority, s.pattern_name, wait,
 	       init.timeout_verdict == FSGATE_VERDICT_DENY ? "deny" : "allow");
 	return serve(prog, g, handle, &s);
 }
