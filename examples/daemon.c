@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,33 @@
 
 #include "daemon.h"
 
+void common_option(const char *prog, int opt, struct fsgate_init *init,
+		   void (*usage)(int status))
+{
+	switch (opt) {
+	case 'p':
+		init->priority = parse_number("--priority", optarg,
+					      FSGATE_PRIORITY_MAX);
+		break;
+	case 'h':
+		usage(0);
+		break;
+	case 'V':
+		print_version(prog);
+		break;
+	default:
+		usage(2);
+	}
+}
+
 void print_version(const char *prog)
 {
 	printf("%s (fsgate examples) %s\n", prog, VERSION);
 	exit(0);
 }
 
-unsigned int parse_number(const char *prog, const char *opt,
-			  const char *text, unsigned long max)
+unsigned int parse_number(const char *opt, const char *text,
+			  unsigned long max)
 {
 	unsigned long n;
 	char *end;
@@ -28,32 +48,31 @@ unsigned int parse_number(const char *prog, const char *opt,
 	errno = 0;
 	n = strtoul(text, &end, 10);
 	if (errno || end == text || *end || n > max || text[0] == '-')
-		errx(2, "%s: %s '%s' is not a number in 0..%lu", prog, opt,
+		errx(2, "%s '%s' is not a number in 0..%lu", opt,
 		     text, max);
 	return n;
 }
 
-unsigned int parse_verdict(const char *prog, const char *opt,
-			   const char *text)
+unsigned int parse_verdict(const char *opt, const char *text)
 {
 	if (!strcmp(text, "allow"))
 		return FSGATE_VERDICT_ALLOW;
 	if (!strcmp(text, "deny"))
 		return FSGATE_VERDICT_DENY;
-	errx(2, "%s: %s '%s' is neither allow nor deny", prog, opt, text);
+	errx(2, "%s '%s' is neither allow nor deny", opt, text);
 }
 
-int open_group(const char *prog, const struct fsgate_init *init,
-	       uint64_t mask, const char *path)
+int open_group(const struct fsgate_init *init, uint64_t mask,
+	       const char *path)
 {
 	int g = fsgate_init_ext(init);
 
 	if (g < 0)
-		errx(1, "%s: cannot make a group: %s", prog,
+		errx(1, "cannot make a group: %s",
 		     fsgate_strerror(FSGATE_CALL_INIT, errno));
 	if (fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM, mask,
 			AT_FDCWD, path) < 0)
-		errx(1, "%s: cannot mark %s: %s", prog, path,
+		errx(1, "cannot mark %s: %s", path,
 		     fsgate_strerror(FSGATE_CALL_MARK, errno));
 	/* One line per decision, in order with the others' logs. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -77,7 +96,7 @@ int serve(const char *prog, int group, event_handler handle, void *arg)
 		if (len < 0 && errno == EINTR)
 			continue;
 		if (len < 0) {
-			warnx("%s: read: %s", prog,
+			warnx("read: %s",
 			      fsgate_strerror(FSGATE_CALL_READ, errno));
 			return 1;
 		}
@@ -92,8 +111,7 @@ int serve(const char *prog, int group, event_handler handle, void *arg)
 			close(ev->fd);
 		}
 		if (it.error) {
-			warnx("%s: %s", prog,
-			      fsgate_strerror(FSGATE_CALL_READ, it.error));
+			warnx("%s", fsgate_strerror(FSGATE_CALL_READ, it.error));
 			return 1;
 		}
 	}

@@ -29,28 +29,45 @@ typedef void (*event_handler)(int group,
 			      const struct fanotify_event_metadata *ev,
 			      void *arg);
 
+/*
+ * The options every daemon takes, to end its getopt_long() table, and
+ * their letters, to start its optstring.
+ */
+#define COMMON_OPTIONS \
+	{ "priority", required_argument, NULL, 'p' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
+	{ 0 }
+#define COMMON_OPTSTRING "p:hV"
+
+/*
+ * Handle an option of COMMON_OPTIONS: --priority sets @init->priority,
+ * --help calls @usage(0); anything else calls @usage(2).
+ */
+void common_option(const char *prog, int opt, struct fsgate_init *init,
+		   void (*usage)(int status));
+
 /* Print "PROG VERSION" as GNU programs do for --version, and exit 0. */
 void print_version(const char *prog);
 
 /* A number in 0..max from an option's argument, or exit 2 saying why. */
-unsigned int parse_number(const char *prog, const char *opt,
-			  const char *text, unsigned long max);
+unsigned int parse_number(const char *opt, const char *text,
+			  unsigned long max);
 
 /* FSGATE_VERDICT_ALLOW or _DENY from "allow" or "deny", or exit 2. */
-unsigned int parse_verdict(const char *prog, const char *opt,
-			   const char *text);
+unsigned int parse_verdict(const char *opt, const char *text);
 
 /*
  * Make the group from @init and add a filesystem mark for @mask on
  * @path: every mount of that filesystem is watched. Exit 1 on failure,
  * saying why in fsgate's terms.
  */
-int open_group(const char *prog, const struct fsgate_init *init,
-	       uint64_t mask, const char *path);
+int open_group(const struct fsgate_init *init, uint64_t mask,
+	       const char *path);
 
 /*
- * Read events from @group and hand each to @handle until SIGINT or
- * SIGTERM (return 0) or a read fails (return 1).
+ * Read events from @group and hand each to @handle for as long as the
+ * process lives; return 1 once a read fails.
  */
 int serve(const char *prog, int group, event_handler handle, void *arg);
 

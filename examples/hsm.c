@@ -152,12 +152,7 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "priority", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
+	static const struct option opts[] = { COMMON_OPTIONS };
 	struct fsgate_init init = {
 		/* Its own reads of ARCHIVE must never wait for itself. */
 		.flags = FSGATE_CLASS_PRE_CONTENT | FSGATE_CLOEXEC |
@@ -172,28 +167,15 @@ int main(int argc, char **argv)
 	struct hsm h;
 	int opt, g;
 
-	while ((opt = getopt_long(argc, argv, "p:hV", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			init.priority = parse_number(prog, "--priority", optarg,
-						     FSGATE_PRIORITY_MAX);
-			break;
-		case 'h':
-			usage(0);
-			break;
-		case 'V':
-			print_version(prog);
-			break;
-		default:
-			usage(2);
-		}
-	}
+	while ((opt = getopt_long(argc, argv, COMMON_OPTSTRING, opts,
+				  NULL)) != -1)
+		common_option(prog, opt, &init, usage);
 	if (argc - optind != 2)
 		usage(2);
 	h.archive = open(argv[optind + 1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (h.archive < 0)
-		err(2, "%s: %s", prog, argv[optind + 1]);
-	g = open_group(prog, &init, FAN_OPEN_PERM, argv[optind]);
+		err(2, "%s", argv[optind + 1]);
+	g = open_group(&init, FAN_OPEN_PERM, argv[optind]);
 	printf("%s: watching %s at priority %u, restoring from %s\n", prog,
 	       argv[optind], init.priority, argv[optind + 1]);
 	return serve(prog, g, handle, &h);

@@ -46,10 +46,10 @@ int main(int argc, char **argv)
 		usage(2);
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		err(1, "%s: %s", prog, argv[1]);
+		err(1, "%s", argv[1]);
 	if (fsetxattr(fd, STUB_XATTR, argv[2], strlen(argv[2]), 0) < 0)
-		err(1, "%s: %s: setting " STUB_XATTR, prog, argv[1]);
+		err(1, "%s: setting " STUB_XATTR, argv[1]);
 	if (close(fd) < 0)
-		err(1, "%s: %s", prog, argv[1]);
+		err(1, "%s", argv[1]);
 	return 0;
 }

@@ -49,12 +49,7 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "priority", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
+	static const struct option opts[] = { COMMON_OPTIONS };
 	struct fsgate_init init = {
 		/* Its own reads of /proc are not worth reporting. */
 		.flags = FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC | FSGATE_EXCLUDE_SELF,
@@ -63,25 +58,12 @@ int main(int argc, char **argv)
 	};
 	int opt, g;
 
-	while ((opt = getopt_long(argc, argv, "p:hV", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			init.priority = parse_number(prog, "--priority", optarg,
-						     FSGATE_PRIORITY_MAX);
-			break;
-		case 'h':
-			usage(0);
-			break;
-		case 'V':
-			print_version(prog);
-			break;
-		default:
-			usage(2);
-		}
-	}
+	while ((opt = getopt_long(argc, argv, COMMON_OPTSTRING, opts,
+				  NULL)) != -1)
+		common_option(prog, opt, &init, usage);
 	if (argc - optind != 1)
 		usage(2);
-	g = open_group(prog, &init, FAN_OPEN, argv[optind]);
+	g = open_group(&init, FAN_OPEN, argv[optind]);
 	printf("%s: watching %s at priority %u\n", prog, argv[optind],
 	       init.priority);
 	return serve(prog, g, handle, NULL);

@@ -128,15 +128,12 @@ answer:
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "priority", required_argument, NULL, 'p' },
 		{ "pattern", required_argument, NULL, 'P' },
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ "timeout-verdict", required_argument, NULL, 'T' },
 		{ "orphan-verdict", required_argument, NULL, 'o' },
 		{ "no-cache", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
+		COMMON_OPTIONS
 	};
 	struct fsgate_init init = {
 		/* Files it opens itself (none here) must not wait for it. */
@@ -156,50 +153,41 @@ int main(int argc, char **argv)
 	char wait[32] = "default_timeout_ms";
 	int opt, g;
 
-	while ((opt = getopt_long(argc, argv, "p:P:t:T:o:nhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, COMMON_OPTSTRING "P:t:T:o:n",
+				  opts, NULL)) != -1) {
 		switch (opt) {
-		case 'p':
-			init.priority = parse_number(prog, "--priority", optarg,
-						     FSGATE_PRIORITY_MAX);
-			break;
 		case 'P':
 			if (!*optarg)
-				errx(2, "%s: --pattern must not be empty", prog);
+				errx(2, "--pattern must not be empty");
 			s.pattern = optarg;
 			s.pattern_name = "the pattern";
 			break;
 		case 't':
 			/* 0 would mean the module's default: at least 1 ms. */
-			init.timeout_ms = parse_number(prog, "--timeout-ms",
+			init.timeout_ms = parse_number("--timeout-ms",
 						       optarg, 3600000);
 			if (!init.timeout_ms)
-				errx(2, "%s: --timeout-ms must be at least 1", prog);
+				errx(2, "--timeout-ms must be at least 1");
 			break;
 		case 'T':
-			init.timeout_verdict = parse_verdict(prog, "--timeout-verdict",
+			init.timeout_verdict = parse_verdict("--timeout-verdict",
 							     optarg);
 			break;
 		case 'o':
-			init.orphan_verdict = parse_verdict(prog, "--orphan-verdict",
+			init.orphan_verdict = parse_verdict("--orphan-verdict",
 							    optarg);
 			break;
 		case 'n':
 			s.cache = 0;
 			break;
-		case 'h':
-			usage(0);
-			break;
-		case 'V':
-			print_version(prog);
-			break;
 		default:
-			usage(2);
+			common_option(prog, opt, &init, usage);
 		}
 	}
 	if (argc - optind != 1)
 		usage(2);
 	s.pattern_len = strlen(s.pattern);
-	g = open_group(prog, &init, FAN_OPEN_PERM, argv[optind]);
+	g = open_group(&init, FAN_OPEN_PERM, argv[optind]);
 	if (init.timeout_ms)
 		snprintf(wait, sizeof(wait), "%u ms", init.timeout_ms);
 	printf("%s: watching %s at priority %u for %s; waits %s, then %s\n",
