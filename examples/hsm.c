@@ -92,11 +92,11 @@ static long restore(const struct hsm *h, const char *name, int fd)
 /*
  * A restored file needs hsm no more: an ignore mask on it, without
  * FSGATE_MARK_IGNORED_SURV_MODIFY, lasts until the file is written to,
- * and a new stub (mkstub) is a new file. Its own cache cannot do this, since the file changed after
- * it was asked. Being asked would also cost the groups after it their
- * cached verdicts: fsgate drops them whenever a group gets a writable
- * event fd for the file. Done after answering, so that the open does
- * not wait for it.
+ * and a new stub (mkstub) is a new file. hsm's own cache cannot do
+ * this, since the file changed after hsm was asked. Being asked would
+ * also cost the groups after it their cached verdicts: fsgate drops
+ * them whenever a group gets a writable event fd for the file. Done
+ * after answering, so that the open does not wait for it.
  */
 static void ignore_restored(int group, int fd)
 {
