@@ -32,6 +32,9 @@ static const char *prog = "scanner";
 static const char eicar[] = "X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR"
 			    "-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*";
 
+/* Well below the scan's chunk size, which must hold a pattern and more. */
+#define PATTERN_MAX 4096
+
 struct scanner {
 	const char *pattern;
 	const char *pattern_name;
@@ -77,8 +80,10 @@ static int holds_pattern(const struct scanner *s, int fd, off_t *size)
 	while ((n = pread(fd, buf + keep, sizeof(buf) - keep, off)) > 0) {
 		off += n;
 		have = keep + n;
-		if (memmem(buf, have, s->pattern, s->pattern_len))
-			return *size = off, 1;
+		if (memmem(buf, have, s->pattern, s->pattern_len)) {
+			*size = off;
+			return 1;
+		}
 		keep = have < s->pattern_len ? have : s->pattern_len - 1;
 		memmove(buf, buf + have - keep, keep);
 	}
@@ -157,8 +162,9 @@ int main(int argc, char **argv)
 				  opts, NULL)) != -1) {
 		switch (opt) {
 		case 'P':
-			if (!*optarg)
-				errx(2, "--pattern must not be empty");
+			/* The scan keeps up to a pattern's length of a chunk. */
+			if (!*optarg || strlen(optarg) > PATTERN_MAX)
+				errx(2, "--pattern must be 1 to %d bytes", PATTERN_MAX);
 			s.pattern = optarg;
 			s.pattern_name = "the pattern";
 			break;
