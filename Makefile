@@ -27,7 +27,10 @@ COMPAT_SRCS := $(filter-out %_test.c,$(wildcard compat/*.c))
 COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
 COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
 TOOLS := $(B)/bin/fsgate-run
-EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+# Each example is one program; daemon.c holds what the daemons share.
+EXAMPLE_HELPERS := examples/daemon.c
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
+	    $(filter-out $(EXAMPLE_HELPERS),$(wildcard examples/*.c)))
 # Measurements run by hand in a guest (see README, "Limitations").
 MEASURES := $(patsubst tests/measure/%.c,$(B)/measure/%,$(wildcard tests/measure/*.c))
 # The kselftest harness comes from the cached linux-source tree.
@@ -89,10 +92,11 @@ PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
 	$(PC_SED) >$@
 
-$(B)/examples/%: examples/%.c $(B)/lib/$(LIB_SONAME)
+$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h \
+		 $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $< -L$(B)/lib -lfsgate \
-		-Wl,-rpath,'$$ORIGIN/../lib'
+	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ $< \
+		$(EXAMPLE_HELPERS) -L$(B)/lib -lfsgate -Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/measure/%: tests/measure/%.c $(B)/lib/libfsgate.a
 	@mkdir -p $(@D)
