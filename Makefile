@@ -35,7 +35,7 @@ SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test
 
 .PHONY: all deps modules userspace guest check style demo install \
-	clean help
+	clean help bench bench-report
 all: modules userspace
 
 help:
@@ -46,6 +46,8 @@ help:
 	@echo 'make userspace   build the host tools and the guest test programs'
 	@echo 'make style       checkpatch, sparse and W=1 builds'
 	@echo 'make install     libfsgate and headers into $$(DESTDIR)$$(PREFIX)'
+	@echo 'make bench       benchmarks in QEMU (KERNELS, MODE=reference|wall)'
+	@echo 'make bench-report  BENCHMARKS.md from the last make bench'
 	@echo 'make clean       remove build/'
 
 deps:
@@ -54,7 +56,8 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest
+userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest \
+	$(B)/bench/fsbench
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
@@ -136,6 +139,24 @@ demo:
 	scripts/deps 6.1
 	@$(MAKE) -s all KERNELS=6.1
 	examples/demo
+
+# make bench: one boot per stock kernel (the debug kernel measures
+# KASAN, not fsgate); MODE=wall for several vCPUs and real time.
+BENCH_KERNELS = $(filter-out debug,$(KERNELS))
+MODE ?= reference
+BENCH_SRCS := $(wildcard bench/*.c)
+
+$(B)/bench/fsbench: $(BENCH_SRCS) bench/bench.h $(B)/lib/libfsgate.a
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $(BENCH_SRCS) $(B)/lib/libfsgate.a
+
+bench:
+	scripts/deps $(BENCH_KERNELS)
+	@$(MAKE) -s modules $(B)/bench/fsbench KERNELS="$(BENCH_KERNELS)"
+	bench/run --mode $(MODE) $(BENCH_KERNELS)
+
+bench-report:
+	bench/report --markdown BENCHMARKS.md
 
 clean:
 	rm -rf $(B)
