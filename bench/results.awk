@@ -45,6 +45,8 @@ NF == 15 && $1 != "fs" && $5 ~ /^[0-9]+$/ {
 	if ($3 == "none")
 		base[key[n]] = $6
 	ops[key[n], $3] = $6
+	if ($6 != "" && $12 > 0)
+		evs[key[n], $3] = $6 * $12 / ($4 * ($5 + 1))
 }
 
 function fmt(v, digits) {
@@ -63,17 +65,28 @@ END {
 		o = row[r, 6]
 		b = base[key[r]]
 		ratio = (o != "" && b != "") ? o / b : ""
-		vs = ""
+		vs = vs_ev = ""
 		if (part[1] in peer) {
 			p = peer[part[1]] (part[2] != "" ? ":" part[2] : "")
 			q = ops[key[r], p]
 			if (o != "" && q != "")
 				vs = o / q
+			# Readers merge more or fewer events depending on when
+			# they run: events per second compare the notification
+			# paths without that.
+			if (evs[key[r], c] != "" && evs[key[r], p] != "")
+				vs_ev = evs[key[r], c] / evs[key[r], p]
 		}
 		spread = (o != "" && o > 0) ? (row[r, 8] - row[r, 7]) / o * 100 : ""
+		# Events read per access, the untimed pass included: below
+		# 2 (open and close) where the reader merged or lost some.
+		per = ""
+		if (o != "" && row[r, 12] > 0)
+			per = row[r, 12] / (row[r, 4] * (row[r, 5] + 1))
 		print kernel, row[r, 1], row[r, 2], c, name, row[r, 4],
 		      fmt(o, 1), fmt(ratio, 3), fmt(vs, 3), us(row[r, 9]),
 		      us(row[r, 10]), us(row[r, 11]), fmt(spread, 2),
-		      row[r, 12], row[r, 13], row[r, 14], row[r, 15]
+		      row[r, 12], row[r, 13], row[r, 14], row[r, 15], fmt(per, 2),
+		      fmt(vs_ev, 3)
 	}
 }
