@@ -56,8 +56,7 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest \
-	$(B)/bench/fsbench
+userspace: $(LIBS) $(EXAMPLES) $(HOST_TOOLS) $(HOST_TESTS) guest
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
@@ -146,7 +145,11 @@ BENCH_KERNELS = $(filter-out debug,$(KERNELS))
 MODE ?= reference
 BENCH_SRCS := $(wildcard bench/*.c)
 
-$(B)/bench/fsbench: $(BENCH_SRCS) bench/bench.h $(B)/lib/libfsgate.a
+# Built with the rest so that an ABI change cannot break it unseen.
+userspace: $(B)/bench/fsbench
+
+$(B)/bench/fsbench: $(BENCH_SRCS) bench/bench.h $(B)/lib/libfsgate.a \
+		     lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $(BENCH_SRCS) $(B)/lib/libfsgate.a
 
