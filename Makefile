@@ -155,7 +155,7 @@ $(B)/bench/fsbench: $(BENCH_SRCS) bench/bench.h $(B)/lib/libfsgate.a \
 
 bench:
 	scripts/deps $(BENCH_KERNELS)
-	@$(MAKE) -s modules $(B)/bench/fsbench KERNELS="$(BENCH_KERNELS)"
+	@$(MAKE) -s all KERNELS="$(BENCH_KERNELS)"
 	bench/run --mode $(MODE) $(BENCH_KERNELS)
 
 bench-report:
