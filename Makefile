@@ -50,7 +50,7 @@ GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
 	 $(B)/guest/fsgate-run $(if $(FATRACE),$(B)/guest/fatrace)
 
 .PHONY: all deps modules userspace guest check style demo install \
-	clean help
+	clean help bench bench-report
 all: modules userspace
 
 help:
@@ -62,6 +62,8 @@ help:
 	@echo 'make style       checkpatch, sparse and W=1 builds'
 	@echo 'make install     libfsgate, headers, the fanotify layer, fsgate-run and'
 	@echo '                 man pages into $$(DESTDIR)$$(PREFIX)'
+	@echo 'make bench       benchmarks in QEMU (KERNELS, MODE=reference|wall)'
+	@echo 'make bench-report  BENCHMARKS.md from the last make bench'
 	@echo 'make clean       remove build/'
 
 deps:
@@ -216,6 +218,28 @@ demo:
 	scripts/deps 6.1
 	@$(MAKE) -s all KERNELS=6.1
 	examples/demo
+
+# make bench: one boot per stock kernel (the debug kernel measures
+# KASAN, not fsgate); MODE=wall for several vCPUs and real time.
+BENCH_KERNELS = $(filter-out debug,$(KERNELS))
+MODE ?= reference
+BENCH_SRCS := $(wildcard bench/*.c)
+
+# Built with the rest so that an ABI change cannot break it unseen.
+userspace: $(B)/bench/fsbench
+
+$(B)/bench/fsbench: $(BENCH_SRCS) bench/bench.h $(B)/lib/libfsgate.a \
+		     lib/include/fsgate.h include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $(BENCH_SRCS) $(B)/lib/libfsgate.a
+
+bench:
+	scripts/deps $(BENCH_KERNELS)
+	@$(MAKE) -s all KERNELS="$(BENCH_KERNELS)"
+	bench/run --mode $(MODE) $(BENCH_KERNELS)
+
+bench-report:
+	bench/report --markdown BENCHMARKS.md
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsbench: what its parts share. fsbench.c picks a case and prints its
+ * CSV row, watch.c runs the listener groups of a case in a child process,
+ * loop.c times the access loops, slab.c counts kernel memory.
+ */
+#ifndef FSBENCH_H
+#define FSBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Names of the benchmark files: "f000000" and up, in one directory. */
+#define BENCH_NAME_LEN	24
+void bench_name(char *buf, long i);
+
+/* --- watch.c: listener groups served by a child process --- */
+
+enum watch_api { API_INOTIFY, API_FANOTIFY, API_FSGATE };
+
+/**
+ * struct watch_group - one listener group of a case
+ * @api: which interface makes the group
+ * @flags: FAN_CLASS_* (= FSGATE_CLASS_*) and group flags
+ * @priority: fsgate only: explicit priority or FSGATE_PRIORITY_DEFAULT
+ * @mark_type: FAN_MARK_INODE, FAN_MARK_MOUNT or FAN_MARK_FILESYSTEM
+ * @mask: events to mark for
+ * @path: the object marked; with @inode_marks, the directory whose first
+ *	@inode_marks benchmark files each get an inode mark
+ * @inode_marks: see @path; 0 to mark @path itself
+ * @response: what permission events are answered (FAN_ALLOW, with
+ *	FSGATE_CACHE for fsgate's verdict cache)
+ * @ignore_after_first: add an ignore mark for FAN_OPEN_PERM on the file
+ *	of each permission event before answering it (fanotify's way of
+ *	not being asked again)
+ */
+struct watch_group {
+	enum watch_api api;
+	unsigned int flags;
+	unsigned int priority;
+	unsigned int mark_type;
+	uint64_t mask;
+	const char *path;
+	long inode_marks;
+	uint32_t response;
+	bool ignore_after_first;
+};
+
+#define WATCH_MAX_GROUPS 16
+
+/**
+ * struct watch - a running watcher process
+ * @pid: the child, 0 when the case has no groups
+ * @status: the child's end of the status pipe, read by the parent
+ * @mark_bytes: slab bytes the child's marks added (see slab.c)
+ * @mark_top: the caches that grew most while marking
+ * @events: events the child read, filled by watch_stop()
+ * @overflows: FAN_Q_OVERFLOW records (IN_Q_OVERFLOW for inotify) read
+ */
+struct watch {
+	int pid;
+	int status;
+	long mark_bytes;
+	char mark_top[128];
+	long events;
+	long overflows;
+};
+
+/*
+ * Start a child that makes @n groups, marks and serves them. Returns 0
+ * once every mark is in place, 1 (message in @why) if the module or
+ * kernel does not support what a group asks for, -1 on any other error.
+ */
+int watch_start(struct watch *w, const struct watch_group *groups, int n,
+		char *why, size_t len);
+/* Stop the child and collect its counters. Returns 0 or -1. */
+int watch_stop(struct watch *w);
+
+/* --- loop.c: the timed access loops --- */
+
+enum loop_kind { LOOP_OPEN, LOOP_READ };
+
+/*
+ * One pass: open (and read 4 KiB of) and close @count files named by
+ * @names (taken round-robin from @nnames), relative to @dirfd. The
+ * duration of each open() goes to @lat (ns). Returns the pass's
+ * accesses per second, or -1 with errno set.
+ */
+double loop_pass(int dirfd, const char (*names)[BENCH_NAME_LEN], long nnames,
+		 long count, enum loop_kind kind, uint64_t *lat);
+
+/* The median of @n doubles (sorts them). */
+double median(double *v, int n);
+/* The @pct percentile of @n samples (sorts them). */
+uint64_t percentile(uint64_t *v, size_t n, double pct);
+
+/* --- slab.c: kernel memory from /proc/slabinfo --- */
+
+#define SLAB_MAX_CACHES 1024
+
+struct slab_snap {
+	int n;
+	struct {
+		char name[64];
+		long bytes;
+	} cache[SLAB_MAX_CACHES];
+};
+
+/* Fill @s with active_objs * objsize of every cache. Returns 0 or -1. */
+int slab_snapshot(struct slab_snap *s);
+/*
+ * Bytes the caches grew from @a to @b, with the three that grew most
+ * written to @top as "name:+bytes ...".
+ */
+long slab_delta(const struct slab_snap *a, const struct slab_snap *b,
+		char *top, size_t len);
+
+#endif /* FSBENCH_H */

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsbench: the guest side of `make bench`. Each run measures one case
+ * (a set of listener groups) with one access loop and prints one CSV row;
+ * bench/guest runs every case, bench/report turns the rows into ratios.
+ * See --help.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fsgate.h>
+
+#include "bench.h"
+
+#define FAN_CLOSE_BOTH	(FAN_CLOSE_WRITE | FAN_CLOSE_NOWRITE)
+#define NOTE_LEN	256
+
+static const char usage[] =
+"Usage: fsbench create DIR COUNT SIZE\n"
+"       fsbench run [OPTION]... CASE DIR\n"
+"       fsbench queue fanotify|fsgate DIR COUNT\n"
+"       fsbench header\n"
+"create makes COUNT files of SIZE bytes named f000000... in DIR.\n"
+"run sets up the listener groups of CASE on the filesystem of DIR (a\n"
+"mount of its own), runs one untimed pass and REPS timed passes of the\n"
+"access loop over the files in DIR and prints one CSV row: the median\n"
+"accesses per second, the slowest and fastest pass, open() latency\n"
+"percentiles over all timed passes (ns), and what the groups saw.\n"
+"queue measures the kernel memory of COUNT queued open events.\n"
+"\n"
+"  -f, --files N     files per pass (default 2000)\n"
+"  -r, --reps N      timed passes (default 5)\n"
+"  -l, --loop KIND   open (open+close), read (open+read 4 KiB+close) or\n"
+"                    one (open+close of the first file, N times)\n"
+"  -s, --fs NAME     filesystem label for the row (default: DIR)\n"
+"  -o, --other DIR   the other filesystem fsg-elsewhere watches\n"
+"  -h, --help        show this help and exit\n"
+"\n"
+"CASE: none, inotify, fan-notif, fsg-notif, fan-perm, fsg-perm,\n"
+"fan-perm-ignore, fsg-perm-cache, fan-3class, fsg-3class, fsg-elsewhere,\n"
+"fan-groups:K, fsg-prio:K, fsg-tier:K (K permission groups),\n"
+"fan-marks:N, fsg-marks:N (N inode marks held by one group).\n"
+"Exit status: 0, also for a case the module does not support (its row\n"
+"says n/a), 1 on error, 2 for bad usage.\n";
+
+void bench_name(char *buf, long i)
+{
+	snprintf(buf, BENCH_NAME_LEN, "f%06ld", i);
+}
+
+struct options {
+	long files;
+	int reps;
+	enum loop_kind kind;
+	bool one;
+	const char *fs;
+	const char *other;
+};
+
+/*
+ * The object type of whole-filesystem marks. fanotify gets the type
+ * fsgate can do so that the two compare: mount marks where fsgate has
+ * them, filesystem marks otherwise (the benchmark's directories are
+ * mounts of their own, so both cover the same files).
+ */
+static unsigned int whole_fs_mark(const char *dir)
+{
+	int fd = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC, O_RDONLY,
+			     FSGATE_PRIORITY_DEFAULT);
+	unsigned int type = FAN_MARK_FILESYSTEM;
+
+	if (fd < 0)
+		return type;
+	if (!fsgate_mark(fd, FSGATE_MARK_ADD | FSGATE_MARK_MOUNT, FAN_OPEN,
+			 AT_FDCWD, dir))
+		type = FAN_MARK_MOUNT;
+	close(fd);
+	return type;
+}
+
+static struct watch_group group(enum watch_api api, unsigned int flags,
+				uint64_t mask, unsigned int type, const char *path)
+{
+	return (struct watch_group){
+		.api = api, .flags = flags, .mark_type = type, .mask = mask,
+		.path = path, .response = FAN_ALLOW,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+}
+
+/* The groups of "kind:K": K permission groups on the filesystem. */
+static int perm_groups(const char *kind, long k, unsigned int type,
+		       const char *dir, struct watch_group *g)
+{
+	enum watch_api api = strcmp(kind, "fan-groups") ? API_FSGATE : API_FANOTIFY;
+	long i;
+
+	if (k < 1 || k > WATCH_MAX_GROUPS)
+		return -1;
+	for (i = 0; i < k; i++) {
+		g[i] = group(api, FAN_CLASS_CONTENT, FAN_OPEN_PERM, type, dir);
+		if (!strcmp(kind, "fsg-prio"))
+			g[i].priority = FSGATE_PRIORITY_CONTENT + (unsigned int)i;
+		else if (!strcmp(kind, "fsg-tier"))
+			g[i].priority = FSGATE_PRIORITY_CONTENT;
+	}
+	return (int)k;
+}
+
+/*
+ * Fill @g with the groups of @name. Returns how many, or -1 for an
+ * unknown case.
+ */
+static int case_groups(const char *name, const char *dir,
+		       const struct options *o, struct watch_group *g)
+{
+	const unsigned int notif = FAN_CLASS_NOTIF, content = FAN_CLASS_CONTENT;
+	const uint64_t ev = FAN_OPEN | FAN_CLOSE_BOTH;
+	char kind[32];
+	unsigned int t;
+	long k;
+
+	if (!strcmp(name, "none"))
+		return 0;
+	if (!strcmp(name, "inotify")) {
+		g[0] = group(API_INOTIFY, 0, IN_OPEN | IN_CLOSE, 0, dir);
+		return 1;
+	}
+	if (sscanf(name, "%31[a-z-]:%ld", kind, &k) == 2) {
+		if (!strcmp(kind, "fan-marks") || !strcmp(kind, "fsg-marks")) {
+			g[0] = group(kind[1] == 'a' ? API_FANOTIFY : API_FSGATE,
+				     notif | FAN_UNLIMITED_MARKS, ev,
+				     FAN_MARK_INODE, dir);
+			g[0].inode_marks = k;
+			return 1;
+		}
+		return perm_groups(kind, k, whole_fs_mark(dir), dir, g);
+	}
+	t = whole_fs_mark(dir);
+	if (!strcmp(name, "fan-notif") || !strcmp(name, "fsg-notif")) {
+		g[0] = group(name[1] == 'a' ? API_FANOTIFY : API_FSGATE, notif,
+			     ev, t, dir);
+		return 1;
+	}
+	if (!strcmp(name, "fan-perm") || !strcmp(name, "fan-perm-ignore") ||
+	    !strcmp(name, "fsg-perm") || !strcmp(name, "fsg-perm-cache")) {
+		g[0] = group(name[1] == 'a' ? API_FANOTIFY : API_FSGATE, content,
+			     FAN_OPEN_PERM, t, dir);
+		g[0].ignore_after_first = !strcmp(name, "fan-perm-ignore");
+		if (!strcmp(name, "fsg-perm-cache"))
+			g[0].response |= FSGATE_CACHE;
+		return 1;
+	}
+	if (!strcmp(name, "fan-3class") || !strcmp(name, "fsg-3class")) {
+		enum watch_api api = name[1] == 'a' ? API_FANOTIFY : API_FSGATE;
+
+		g[0] = group(api, FAN_CLASS_PRE_CONTENT, FAN_OPEN_PERM, t, dir);
+		g[1] = group(api, content, FAN_OPEN_PERM, t, dir);
+		g[2] = group(api, notif, ev, t, dir);
+		return 3;
+	}
+	if (!strcmp(name, "fsg-elsewhere") && o->other) {
+		t = whole_fs_mark(o->other);
+		g[0] = group(API_FSGATE, notif, ev, t, o->other);
+		g[1] = group(API_FSGATE, content, FAN_OPEN_PERM, t, o->other);
+		return 2;
+	}
+	return -1;
+}
+
+static const char *mark_type_name(const struct watch_group *g, int n)
+{
+	if (!n || g[0].api == API_INOTIFY)
+		return n ? "inotify watch" : "";
+	switch (g[0].mark_type) {
+	case FAN_MARK_MOUNT:
+		return "mount marks";
+	case FAN_MARK_FILESYSTEM:
+		return "filesystem marks";
+	}
+	return "inode marks";
+}
+
+static void print_row(const struct options *o, const char *name,
+		      const char *ops, const char *lat, const struct watch *w,
+		      const char *bytes, const char *note)
+{
+	static const char *const loops[] = { "open", "read" };
+
+	printf("%s,%s,%s,%ld,%d,%s,%s,%ld,%ld,%s,%s\n", o->fs,
+	       o->one ? "one" : loops[o->kind], name, o->files, o->reps, ops,
+	       lat, w ? w->events : 0, w ? w->overflows : 0, bytes, note);
+	fflush(stdout);
+}
+
+static int load_names(const struct options *o, char (**names)[BENCH_NAME_LEN],
+		      long *n)
+{
+	long i;
+
+	*n = o->one ? 1 : o->files;
+	*names = calloc(*n, sizeof(**names));
+	if (!*names)
+		return -1;
+	for (i = 0; i < *n; i++)
+		bench_name((*names)[i], i);
+	return 0;
+}
+
+/* Untimed pass, then o->reps timed ones. Fills ops[] and lat. */
+static int measure(const struct options *o, int dirfd, double *ops,
+		   uint64_t *lat)
+{
+	char (*names)[BENCH_NAME_LEN];
+	long n;
+	int r;
+
+	if (load_names(o, &names, &n) < 0)
+		return -1;
+	for (r = -1; r < o->reps; r++) {
+		ops[r < 0 ? 0 : r] = loop_pass(dirfd, (const void *)names, n,
+					       o->files, o->kind,
+					       lat + (r < 0 ? 0 : r) * o->files);
+		if (ops[r < 0 ? 0 : r] < 0) {
+			free(names);
+			return -1;
+		}
+	}
+	free(names);
+	return 0;
+}
+
+static int run_case(const struct options *o, const char *name, const char *dir)
+{
+	struct watch_group g[WATCH_MAX_GROUPS];
+	char why[NOTE_LEN / 2], note[NOTE_LEN], row[128], lat_s[96], bytes[32] = "";
+	size_t nlat = (size_t)o->files * o->reps;
+	double *ops = calloc(o->reps, sizeof(*ops)), med;
+	uint64_t *lat = calloc(nlat, sizeof(*lat)), p50, p99;
+	struct watch w;
+	int n, dirfd, ret = 1, started;
+
+	n = case_groups(name, dir, o, g);
+	if (n < 0)
+		errx(2, "unknown case '%s' (see --help)", name);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!ops || !lat || dirfd < 0)
+		err(1, "%s", dir);
+	started = watch_start(&w, g, n, why, sizeof(why));
+	if (started == 1 && !strcmp(name, "fsg-elsewhere")) {
+		/* Watch elsewhere with what the module can do. */
+		started = watch_start(&w, g, 1, why, sizeof(why));
+		snprintf(note, sizeof(note), "%s; notification group only",
+			 mark_type_name(g, n));
+	} else {
+		snprintf(note, sizeof(note), "%s", mark_type_name(g, n));
+	}
+	if (started == 1) {
+		snprintf(note, sizeof(note), "n/a (not supported by this module: %s)",
+			 why);
+		print_row(o, name, ",,", ",,", NULL, "", note);
+		ret = 0;
+		goto out;
+	}
+	if (started < 0) {
+		snprintf(note, sizeof(note), "error: %s", why);
+		print_row(o, name, ",,", ",,", NULL, "", note);
+		goto out;
+	}
+	if (measure(o, dirfd, ops, lat) < 0) {
+		snprintf(note, sizeof(note), "error: %s", strerror(errno));
+		watch_stop(&w);
+		print_row(o, name, ",,", ",,", NULL, "", note);
+		goto out;
+	}
+	if (watch_stop(&w) < 0)
+		warnx("%s: the watcher did not report its counters", name);
+	med = median(ops, o->reps);
+	snprintf(row, sizeof(row), "%.1f,%.1f,%.1f", med, ops[0],
+		 ops[o->reps - 1]);
+	p50 = percentile(lat, nlat, 50);
+	p99 = percentile(lat, nlat, 99);
+	/* lat[] is sorted now. */
+	snprintf(lat_s, sizeof(lat_s), "%llu,%llu,%llu",
+		 (unsigned long long)p50, (unsigned long long)p99,
+		 (unsigned long long)lat[nlat - 1]);
+	/*
+	 * SLUB hands out objects from per-CPU slabs that /proc/slabinfo
+	 * counts as in use whole: a thousand marks are needed to show.
+	 */
+	if (n && g[0].inode_marks >= 1000) {
+		snprintf(bytes, sizeof(bytes), "%.1f",
+			 (double)w.mark_bytes / g[0].inode_marks);
+		snprintf(note + strlen(note), sizeof(note) - strlen(note),
+			 "; slab growth: %s", w.mark_top);
+	}
+	print_row(o, name, row, lat_s, &w, bytes, note);
+	ret = 0;
+out:
+	close(dirfd);
+	free(ops);
+	free(lat);
+	return ret;
+}
+
+static int create_files(const char *dir, long count, long size)
+{
+	char name[BENCH_NAME_LEN], *buf = calloc(1, size + 1);
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+	long i;
+
+	if (!buf || dirfd < 0)
+		err(1, "%s", dir);
+	memset(buf, 'x', size);
+	for (i = 0; i < count; i++) {
+		bench_name(name, i);
+		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    0644);
+		if (fd < 0 || write(fd, buf, size) != size)
+			err(1, "%s/%s", dir, name);
+		close(fd);
+	}
+	close(dirfd);
+	free(buf);
+	return 0;
+}
+
+/*
+ * Kernel memory of @count queued events: a group with no reader, one
+ * open of each of @count files (distinct files, so nothing merges).
+ */
+static int queue_memory(const char *api, const char *dir, long count)
+{
+	static struct slab_snap before, after;
+	/* Small reads: see serve() in watch.c. */
+	static char buf[4096] __attribute__((aligned(8)));
+	struct options o = { .fs = dir, .files = count };
+	char name[BENCH_NAME_LEN], top[128], note[NOTE_LEN], bytes[32];
+	bool fan = !strcmp(api, "fanotify");
+	int g, dirfd, fd;
+	long i, queued = 0, delta;
+	ssize_t len;
+
+	g = fan ? fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK |
+				FAN_UNLIMITED_QUEUE, O_RDONLY | O_LARGEFILE) :
+		  fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC |
+			      FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE, O_RDONLY,
+			      FSGATE_PRIORITY_DEFAULT);
+	if (g < 0)
+		err(1, "%s group", api);
+	if ((fan ? fanotify_mark(g, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN,
+				 AT_FDCWD, dir) :
+		   fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+			       FAN_OPEN, AT_FDCWD, dir)) < 0)
+		err(1, "%s mark", api);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		err(1, "%s", dir);
+	slab_snapshot(&before);
+	for (i = 0; i < count; i++) {
+		bench_name(name, i);
+		fd = openat(dirfd, name, O_RDONLY);
+		if (fd < 0)
+			err(1, "%s/%s", dir, name);
+		close(fd);
+	}
+	slab_snapshot(&after);
+	delta = slab_delta(&before, &after, top, sizeof(top));
+	while ((len = read(g, buf, sizeof(buf))) > 0) {
+		const struct fanotify_event_metadata *ev = (void *)buf;
+
+		for (; FAN_EVENT_OK(ev, len); ev = FAN_EVENT_NEXT(ev, len)) {
+			queued++;
+			if (ev->fd >= 0)
+				close(ev->fd);
+		}
+	}
+	if (!queued)
+		errx(1, "%s: no event was queued", api);
+	snprintf(bytes, sizeof(bytes), "%.1f", (double)delta / queued);
+	snprintf(note, sizeof(note), "%ld events queued; slab growth: %s",
+		 queued, top);
+	o.files = queued;
+	print_row(&o, fan ? "fan-queue" : "fsg-queue", ",,", ",,", NULL, bytes,
+		  note);
+	close(dirfd);
+	close(g);
+	return 0;
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v < 0)
+		errx(2, "'%s' is not a number (see --help)", s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "files", required_argument, NULL, 'f' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "loop", required_argument, NULL, 'l' },
+		{ "fs", required_argument, NULL, 's' },
+		{ "other", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct options o = { .files = 2000, .reps = 5, .kind = LOOP_OPEN };
+	const char *cmd = argc > 1 ? argv[1] : "";
+	int opt;
+
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	/* Options follow the command: skip it. */
+	argv++;
+	argc--;
+	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:h", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			o.files = number(optarg);
+			break;
+		case 'r':
+			o.reps = (int)number(optarg);
+			break;
+		case 'l':
+			o.one = !strcmp(optarg, "one");
+			if (!strcmp(optarg, "read"))
+				o.kind = LOOP_READ;
+			else if (strcmp(optarg, "open") && !o.one)
+				errx(2, "unknown loop '%s' (see --help)", optarg);
+			break;
+		case 's':
+			o.fs = optarg;
+			break;
+		case 'o':
+			o.other = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "see fsbench --help\n");
+			return 2;
+		}
+	}
+	argv += optind - 1;
+	argc -= optind - 1;
+	if (argc == 1 && !strcmp(cmd, "header")) {
+		puts("fs,loop,case,accesses,reps,ops_s,ops_min,ops_max,"
+		     "p50_ns,p99_ns,max_ns,events,overflows,bytes_per,note");
+		return 0;
+	}
+	if (argc == 4 && !strcmp(cmd, "create"))
+		return create_files(argv[1], number(argv[2]), number(argv[3]));
+	if (argc == 4 && !strcmp(cmd, "queue"))
+		return queue_memory(argv[1], argv[2], number(argv[3]));
+	if (argc == 3 && !strcmp(cmd, "run") && o.files && o.reps) {
+		if (!o.fs)
+			o.fs = argv[2];
+		return run_case(&o, argv[1], argv[2]);
+	}
+	fprintf(stderr, "see fsbench --help\n");
+	return 2;
+}
