@@ -94,13 +94,14 @@ denied() {
 	! opens "$1" "$2" && grep -q 'Operation not permitted' $d/$1.err
 }
 
-n=0
+n=0 failed=0
 result() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $n $2"
 	else
 		echo "not ok $n $2"
+		failed=1
 		[ -z "$3" ] || sed 's/^/# /' "$3"
 	fi
 }
@@ -154,8 +155,13 @@ result $? "clamd loads the local database and listens" $d/clamd.out
 		$d/onacc.fdinfo
 result $? "clamonacc under fsgate-run marks the watched tmpfs through fsgate" \
 	$onacc_log.out
-grep -q '^fsgate-group .* class:content priority:2000 ' $d/onacc.fdinfo
-result $? "its group is a content group of priority 2000" $d/onacc.fdinfo
+# clamonacc asks for FAN_CLASS_CONTENT | FAN_UNLIMITED_QUEUE |
+# FAN_UNLIMITED_MARKS; the layer keeps them as fsgate's flags.
+flags=$(sed -n 's/^fsgate-group .* class:content priority:2000 flags:\(0x[0-9a-f]*\) .*/\1/p' \
+	$d/onacc.fdinfo)
+[ -n "$flags" ] && [ $((flags & 0x34)) = $((0x34)) ]
+result $? "its group: content, priority 2000, unlimited queue and marks" \
+	$d/onacc.fdinfo
 
 opens clean $w/clean && [ "$(cat $d/clean.out)" = "just text" ]
 result $? "a clean file opens and reads" $d/clean.err
@@ -166,6 +172,7 @@ result $? "a file listed by its MD5 fails to open with EPERM" $d/hashed.err
 grep -q "^$w/bad: Fsgate.Test.Signature.UNOFFICIAL FOUND" $onacc_log &&
 	grep -q "^$w/hashed: Fsgate.Test.Hash.UNOFFICIAL FOUND" $onacc_log
 result $? "clamonacc logs both verdicts" $onacc_log
+grep 'FOUND$' $onacc_log | sed 's/^/# clamonacc: /'
 grep -q "$w/bad: Fsgate.Test.Signature.UNOFFICIAL FOUND" $d/clamd.log
 result $? "clamd logs the verdict" $d/clamd.log
 grep -q "$w/clean skipped (excluded UID)" $onacc_log
@@ -215,3 +222,4 @@ result $? "--fdpass: clamonacc logs the verdict" $onacc_log
 result $? "--fdpass: clamd's reads through the event fd ask nothing" $onacc_log
 stop_onacc
 echo "# scenario took $(since $t0) s"
+exit $failed
