@@ -46,8 +46,12 @@ SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 	       $(wildcard tests/scenarios/*.sh))
 # fatrace (scripts/deps installs it) goes into the guest for its scenario.
 FATRACE := $(firstword $(wildcard /usr/sbin/fatrace /usr/bin/fatrace))
+# So do ClamAV's clamd and clamonacc (clamav-daemon), for theirs.
+CLAMD := $(firstword $(wildcard /usr/sbin/clamd /usr/bin/clamd))
+CLAMONACC := $(firstword $(wildcard /usr/sbin/clamonacc /usr/bin/clamonacc))
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
-	 $(B)/guest/fsgate-run $(if $(FATRACE),$(B)/guest/fatrace)
+	 $(B)/guest/fsgate-run $(if $(FATRACE),$(B)/guest/fatrace) \
+	 $(if $(CLAMD),$(B)/guest/clamd) $(if $(CLAMONACC),$(B)/guest/clamonacc)
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help bench bench-report
@@ -151,6 +155,17 @@ $(B)/guest/fsgate-run: $(B)/bin/fsgate-run
 	install -m 0755 $< $@
 
 $(B)/guest/fatrace: $(FATRACE)
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+# tests/vm copies the libraries they link with; libclamav's one dlopen,
+# of libclamunrar_iface, finds nothing in Debian (RAR support is in
+# non-free) and clamd does without it.
+$(B)/guest/clamd: $(CLAMD)
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(B)/guest/clamonacc: $(CLAMONACC)
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
