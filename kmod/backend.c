@@ -20,6 +20,21 @@
 #include "mark.h"
 
 struct fsnotify_group *fsgate_fsn_group;
+/*
+ * Owns the throw-away marks that make a connector recalculate its mask
+ * (mark.c). They must not be fsgate_fsn_group's: fsnotify walks a group's
+ * marks on an object one by one, and a second mark of fsgate's beside the
+ * real one would split one access into two calls, two decision chains.
+ */
+struct fsnotify_group *fsgate_recalc_group;
+
+/*
+ * fsnotify may still hold an fsgate mark, and call into fsgate for it,
+ * after fsgate let go of it (inode eviction or umount in flight): module
+ * exit waits until fsnotify freed every mark fsgate ever made.
+ */
+static atomic_t fsgate_live_marks = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(fsgate_marks_freed);
 
 /* Groups matched on the stack before falling back to an allocation. */
 #define FSGATE_MATCH_STACK	16
@@ -197,10 +212,37 @@ static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
 	fsgate_obj_freeing(container_of(fsn, struct fsgate_obj, fsn));
 }
 
+/**
+ * fsgate_backend_mark_made() - count a mark that fsnotify will free
+ *
+ * Context: any.
+ */
+void fsgate_backend_mark_made(void)
+{
+	atomic_inc(&fsgate_live_marks);
+}
+
 static void fsgate_free_mark(struct fsnotify_mark *fsn)
 {
 	kfree(container_of(fsn, struct fsgate_obj, fsn));
+	if (atomic_dec_and_test(&fsgate_live_marks))
+		wake_up(&fsgate_marks_freed);
 }
+
+/* The recalculating marks want no events (their mask is 0) and get none. */
+static int fsgate_recalc_handle_event(struct fsnotify_group *fsn_group,
+				      u32 mask, const void *data,
+				      int data_type, struct inode *dir,
+				      const struct qstr *name, u32 cookie,
+				      struct fsnotify_iter_info *iter)
+{
+	return 0;
+}
+
+static const struct fsnotify_ops fsgate_recalc_ops = {
+	.handle_event	= fsgate_recalc_handle_event,
+	.free_mark	= fsgate_free_mark,
+};
 
 static const struct fsnotify_ops fsgate_fsn_ops = {
 	.handle_event	= fsgate_handle_event,
@@ -209,7 +251,7 @@ static const struct fsnotify_ops fsgate_fsn_ops = {
 };
 
 /**
- * fsgate_backend_init() - allocate fsgate's fsnotify group
+ * fsgate_backend_init() - allocate fsgate's fsnotify groups
  *
  * Context: module init.
  * Return: 0, or a negative errno from fsnotify_alloc_group().
@@ -218,12 +260,19 @@ int fsgate_backend_init(void)
 {
 	struct fsnotify_group *group;
 
-	group = fsnotify_alloc_group(&fsgate_fsn_ops,
-				     FSGATE_FSNOTIFY_GROUP_FLAGS);
+	group = fsnotify_alloc_group(&fsgate_fsn_ops, FSGATE_FSNOTIFY_NOFS);
 	if (IS_ERR(group))
 		return PTR_ERR(group);
 	group->priority = FSGATE_FSNOTIFY_PRIO;
 	fsgate_fsn_group = group;
+	/* Lowest priority, the kzalloc()ed 0: asked last, about nothing. */
+	group = fsnotify_alloc_group(&fsgate_recalc_ops,
+				     FSNOTIFY_GROUP_DUPS | FSGATE_FSNOTIFY_NOFS);
+	if (IS_ERR(group)) {
+		fsnotify_put_group(fsgate_fsn_group);
+		return PTR_ERR(group);
+	}
+	fsgate_recalc_group = group;
 	return 0;
 }
 
@@ -231,12 +280,16 @@ int fsgate_backend_init(void)
  * fsgate_backend_exit() - drop fsgate's fsnotify group
  *
  * Every mark was destroyed with its group; wait until fsnotify has freed
- * them, since freeing calls into this module.
+ * them, since freeing calls into this module, and until the work that
+ * freed the last one is done with fsgate's groups.
  *
  * Context: module exit, after the last fsgate group is gone.
  */
 void fsgate_backend_exit(void)
 {
 	fsnotify_wait_marks_destroyed();
+	wait_event(fsgate_marks_freed, !atomic_read(&fsgate_live_marks));
+	fsnotify_wait_marks_destroyed();
+	fsnotify_put_group(fsgate_recalc_group);
 	fsnotify_put_group(fsgate_fsn_group);
 }

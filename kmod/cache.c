@@ -9,7 +9,9 @@
  * FS_CLOSE_WRITE, which drop them. Writes that fsnotify does not report
  * (through an event fd, whose I/O raises no events) still change the
  * file's ctime or size, and a cached verdict only holds for the snapshot
- * of the file it was made on. Timestamps are coarse (a jiffy), so fsgate
+ * of the file it was made on, and is not used while anyone may write to
+ * the file (i_writecount: writers, shared writable mappings, writable
+ * event fds), nor stored then. Timestamps are coarse (a jiffy), so fsgate
  * also drops a file's cached verdicts whenever it hands out a writable
  * event fd for it (an HSM about to fill it). What remains is a write by
  * a program's own quiet fd (fanotify's event fds) within one timestamp
@@ -54,6 +56,12 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 	struct fsgate_snap now;
 
 	if (!cache || !((cache->allow | cache->deny) & mask))
+		return FSGATE_CACHED_NONE;
+	/*
+	 * Whoever may write (an open writer, a shared writable mapping, an
+	 * HSM's event fd) may change it without a word: ask.
+	 */
+	if (inode_is_open_for_write(inode))
 		return FSGATE_CACHED_NONE;
 	fsgate_snap_take(&now, inode);
 	if (!fsgate_snap_equal(&cache->snap, &now)) {

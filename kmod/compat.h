@@ -38,9 +38,18 @@
  * and has no such flag.
  */
 #ifdef FSNOTIFY_GROUP_NOFS
-#define FSGATE_FSNOTIFY_GROUP_FLAGS	(FSNOTIFY_GROUP_DUPS | FSNOTIFY_GROUP_NOFS)
+#define FSGATE_FSNOTIFY_NOFS	FSNOTIFY_GROUP_NOFS
 #else
-#define FSGATE_FSNOTIFY_GROUP_FLAGS	FSNOTIFY_GROUP_DUPS
+#define FSGATE_FSNOTIFY_NOFS	0
+#endif
+
+/*
+ * The kernels without FSNOTIFY_GROUP_NOFS are those that index counters
+ * by group priority; a failed probe there would leave fsgate's group at
+ * an invalid priority, never asked (a silent fail-open).
+ */
+#if !defined(FSNOTIFY_GROUP_NOFS) && !defined(FSGATE_HAVE_FSNOTIFY_PRIO_ENUM)
+#error "fsnotify priority levels expected but not found by Kbuild's probe"
 #endif
 
 /*

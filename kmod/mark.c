@@ -7,12 +7,13 @@
  * group's struct fsgate_sub on that object, so fsnotify's fast paths test
  * exactly what someone wants. fsnotify_recalc_mask() is not exported: a
  * new union mask reaches the object's connector by adding a throw-away
- * mark beside ours (fsnotify_add_mark() recalculates) and destroying it.
+ * mark of fsgate_recalc_group beside ours (fsnotify_add_mark()
+ * recalculates) and destroying it.
  *
  * Locking: fsgate_mark_mutex serialises every change to objects and subs:
  * creating and destroying objects, the sub lists of objects and groups,
- * the masks. Under it, fsgate_find_obj() can only find real objects, never
- * the throw-away marks, which live only inside one locked section. The
+ * the masks. The throw-away marks belong to another group, so lookups
+ * (with or without the mutex) only ever find real objects. The
  * event path reads an object's subs under rcu_read_lock(); subs and
  * groups are freed after an RCU grace period. Lock order: fsgate_mark_mutex,
  * then fsnotify's group mark_mutex (inside fsnotify_add/destroy_mark).
@@ -210,13 +211,15 @@ static struct fsgate_sub *fsgate_lookup(struct fsgate_group *group,
 	return *obj ? fsgate_find_sub(*obj, group, key) : NULL;
 }
 
-static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object)
+static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
+					   struct fsnotify_group *group)
 {
 	struct fsgate_obj *obj = kzalloc(sizeof(*obj), GFP_KERNEL_ACCOUNT);
 
 	if (!obj)
 		return NULL;
-	fsnotify_init_mark(&obj->fsn, fsgate_fsn_group);
+	fsnotify_init_mark(&obj->fsn, group);
+	fsgate_backend_mark_made();
 	INIT_LIST_HEAD(&obj->subs);
 	obj->type = type;
 	obj->object = object;
@@ -229,7 +232,7 @@ static void fsgate_obj_destroy(struct fsgate_obj *obj)
 	obj->detaching = true;
 	/* fsnotify_destroy_mark() wants the caller to hold a reference. */
 	refcount_inc(&obj->fsn.refcnt);
-	fsnotify_destroy_mark(&obj->fsn, fsgate_fsn_group);
+	fsnotify_destroy_mark(&obj->fsn, obj->fsn.group);
 	fsnotify_put_mark(&obj->fsn);
 }
 
@@ -289,10 +292,9 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 		return 0;
 	if (!held && was_evictable)
 		return 0;
-	tmp = fsgate_obj_alloc(obj->type, obj->object);
+	tmp = fsgate_obj_alloc(obj->type, obj->object, fsgate_recalc_group);
 	if (!tmp)
 		return -ENOMEM;
-	tmp->detaching = true;
 	if (evictable)
 		tmp->fsn.flags |= FSNOTIFY_MARK_FLAG_NO_IREF;
 	fsgate_obj_set_mask(obj, mask, evictable);
@@ -407,7 +409,8 @@ static int fsgate_sub_create(struct fsgate_group *group,
 			goto out_free;
 		}
 	} else {
-		obj = fsgate_obj_alloc(key->type, key->object);
+		obj = fsgate_obj_alloc(key->type, key->object,
+				       fsgate_fsn_group);
 		if (!obj)
 			goto out_free;
 		sub->obj = obj;
@@ -599,8 +602,9 @@ void fsgate_mark_forget_verdicts(struct inode *inode)
  * @snap: the file's state when the group was asked
  *
  * Kept in the group's inode mark on the file, made for it if need be, and
- * counted as a mark. Best effort: without memory or past max_marks the
- * verdict is not cached and the group is asked next time.
+ * counted as a mark. Best effort: while the file is open for writing,
+ * without memory or past max_marks the verdict is not cached and the
+ * group is asked next time.
  *
  * Context: process context, may sleep.
  */
@@ -616,6 +620,8 @@ void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 	struct fsgate_obj *obj;
 	struct fsgate_sub *sub;
 
+	if (inode_is_open_for_write(inode))
+		return;
 	nofs = fsgate_marks_lock();
 	sub = fsgate_lookup(group, &key, &obj);
 	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);

@@ -329,7 +329,7 @@ TEST_F(ext4, cached_verdicts_let_inodes_go_marks_do_not)
 				 other));
 	pid = spawn_open(self->f1, O_RDONLY, 0);
 	ASSERT_EQ(0, next_event(g, 5000, &ev));
-	/* Close the (writable) event fd first: it would pin the inode. */
+	/* Close the event fd first: it would keep the inode in memory. */
 	close(ev.fd);
 	ASSERT_EQ(0, fsgate_respond(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
 	EXPECT_EQ(0, reap(pid));

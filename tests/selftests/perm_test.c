@@ -524,9 +524,9 @@ TEST_F(perm, exec_can_be_denied_while_reading_stays_allowed)
 	pid = spawn_exec(prog);
 	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
 	/*
-	 * The event fd is writable and exec denies writers: close it before
-	 * answering, or the exec may fail with ETXTBSY. The answer names the
-	 * event by the fd's number all the same.
+	 * Were the event fd writable, exec would deny it (ETXTBSY) unless
+	 * closed before the answer: closing first is the safe habit. The
+	 * answer names the event by the fd's number all the same.
 	 */
 	close(ev.fd);
 	r = (struct fanotify_response){ ev.fd, FSGATE_ALLOW };
@@ -607,8 +607,7 @@ TEST_F(perm, a_cache_entry_does_not_outlive_a_quiet_write)
 	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	/* A higher group writes through its event fd, which raises no events. */
-	h = perm_group(FSGATE_CLASS_PRE_CONTENT, 3000, FSGATE_TIMEOUT_NONE,
-		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	h = hsm_group(3000);
 	ASSERT_LE(0, h);
 	ASSERT_EQ(0, perm_mark(h, FAN_OPEN_PERM, self->dir));
 	pid = spawn_open(self->file, O_RDONLY, 0);
@@ -620,6 +619,40 @@ TEST_F(perm, a_cache_entry_does_not_outlive_a_quiet_write)
 	answer(g, ev.fd, FSGATE_ALLOW);
 	EXPECT_EQ(0, reap(pid));
 	close(h);
+	close(g);
+}
+
+TEST_F(perm, no_cached_verdict_while_someone_may_write)
+{
+	struct fanotify_event_metadata ev;
+	int g = content_group(2000), hold[2];
+	pid_t writer, pid;
+	char c;
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	/* A writer keeps the file open (as a shared writable mmap would). */
+	ASSERT_EQ(0, pipe(hold));
+	writer = fork();
+	ASSERT_LE(0, writer);
+	if (!writer) {
+		int fd = open(self->file, O_WRONLY);
+
+		_exit(fd < 0 || read(hold[0], &c, 1) < 0);
+	}
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	answer(g, ev.fd, FSGATE_ALLOW);
+	/* It may change the file at any moment: the group is asked. */
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	answer(g, ev.fd, FSGATE_ALLOW);
+	EXPECT_EQ(0, reap(pid));
+	ASSERT_EQ(1, write(hold[1], "x", 1));
+	EXPECT_EQ(0, reap(writer));
+	close(hold[0]);
+	close(hold[1]);
 	close(g);
 }
 
@@ -675,8 +708,7 @@ TEST_F(perm, the_hsm_fills_before_the_scanner_reads)
 	snprintf(bad, sizeof(bad), "%s/bad.stub", self->dir);
 	write_file(good, "");
 	write_file(bad, "");
-	hsm = perm_group(FSGATE_CLASS_PRE_CONTENT, FSGATE_PRIORITY_DEFAULT,
-			 FSGATE_TIMEOUT_NONE, 0, 0);
+	hsm = hsm_group(FSGATE_PRIORITY_DEFAULT);
 	scan = content_group(FSGATE_PRIORITY_DEFAULT);
 	mon = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
 			  FSGATE_PRIORITY_DEFAULT);

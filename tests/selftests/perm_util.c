@@ -15,7 +15,7 @@ int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_m
 {
 	struct fsgate_init init = {
 		.flags = class | FSGATE_CLOEXEC | FSGATE_NONBLOCK,
-		.event_f_flags = O_RDWR | O_CLOEXEC,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
 		.priority = priority,
 		.timeout_ms = timeout_ms,
 		.timeout_verdict = timeout_verdict,
@@ -113,4 +113,17 @@ int set_param(const char *name, const char *s, char *old, size_t len)
 	old[strcspn(old, "\n")] = '\0';
 	close(fd);
 	return 0;
+}
+
+int hsm_group(unsigned int priority)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_PRE_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK,
+		.event_f_flags = O_RDWR | O_CLOEXEC,
+		.priority = priority,
+		.timeout_ms = FSGATE_TIMEOUT_NONE,
+	};
+
+	return fsgate_init_ext(&init);
 }

@@ -10,9 +10,13 @@
 #include <sys/types.h>
 #include <linux/fanotify.h>
 
-/* A permission group: class, priority, timeout and verdict policies. */
+/* A permission group with read-only event fds: class, priority, timeout
+ * and verdict policies. */
 int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_ms,
 	       unsigned int timeout_verdict, unsigned int orphan_verdict);
+
+/* A pre-content group whose event fds are writable, as an HSM needs. */
+int hsm_group(unsigned int priority);
 
 /* Fork a process that opens @path with @flags (and reads a byte if
  * @do_read); it exits 0, or with the errno that failed. */
