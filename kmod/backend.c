@@ -68,11 +68,19 @@ static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type,
 	return true;
 }
 
-/* What an event changes in a sub before it is matched. */
-static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask)
+/*
+ * What an event changes in a sub before it is matched. @path may be NULL
+ * (truncation).
+ */
+static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
+			   const struct path *path)
 {
-	/* As fanotify: modification clears ignore masks. */
-	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore))
+	/*
+	 * As fanotify: modification clears ignore masks, a mount mark's only
+	 * when it went through that mount.
+	 */
+	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore) &&
+	    (!sub->mnt || (path && sub->mnt == path->mnt)))
 		WRITE_ONCE(sub->ignore, 0);
 	/* A changed file is decided anew. */
 	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) &&
@@ -103,7 +111,7 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 		struct fsgate_obj *obj = container_of(fsn, struct fsgate_obj, fsn);
 
 		list_for_each_entry_rcu(sub, &obj->subs, obj_node) {
-			fsgate_sub_see(sub, type, mask);
+			fsgate_sub_see(sub, type, mask, path);
 			if (!path || !fsgate_sub_applies(sub, type, path))
 				continue;
 			if (!matches) {

@@ -241,6 +241,11 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 	}
 	if (copy_to_user(buf, &meta, sizeof(meta))) {
 		if (file) {
+			/* Before the fd number can be had again. */
+			if (fsgate_is_perm(event))
+				fsgate_perm_unreport(container_of(event,
+								  struct fsgate_perm,
+								  event));
 			fput(file);
 			put_unused_fd(fd);
 		}

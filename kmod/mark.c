@@ -197,7 +197,8 @@ static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
 	struct fsgate_sub *sub;
 
 	list_for_each_entry(sub, &obj->subs, obj_node)
-		if (sub->group == group && sub->mnt == key->mnt)
+		if (sub->group == group && sub->mnt == key->mnt &&
+		    sub->mnt_root == key->mnt_root)
 			return sub;
 	return NULL;
 }
@@ -462,7 +463,8 @@ static int fsgate_mark_remove(struct fsgate_group *group,
 	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
 	int ret = -ENOENT;
 
-	if (sub) {
+	/* A sub that only holds cached verdicts is no mark of the user's. */
+	if (sub && (sub->mask || sub->ignore)) {
 		if (fsgate_sub_remove(sub, mark))
 			fsgate_obj_update_mask(obj, true);
 		else

@@ -145,6 +145,35 @@ TEST_F(bind, mount_and_filesystem_marks_of_one_group_are_apart)
 	close(g);
 }
 
+static void append_to(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	if (fd < 0 || write(fd, "+", 1) != 1)
+		perror(path);
+	close(fd);
+}
+
+TEST_F(bind, a_mount_marks_ignore_mask_goes_with_writes_through_it)
+{
+	int g = notif_group();
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT, self->bind));
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT | FSGATE_MARK_IGNORED_MASK,
+			  self->bind));
+	/* Written through the other mount: the ignore mask stays. */
+	append_to(self->file);
+	open_close(self->bfile);
+	EXPECT_EQ(0, count_events(g));
+	/* Written through this one: it goes. */
+	append_to(self->bfile);
+	count_events(g);
+	open_close(self->bfile);
+	EXPECT_EQ(1, count_events(g));
+	close(g);
+}
+
 TEST_F(bind, removed_mount_mark_stops_its_events)
 {
 	int g = notif_group();

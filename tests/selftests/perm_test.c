@@ -584,6 +584,11 @@ TEST_F(perm, cached_verdicts_hold_until_the_file_changes)
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2, st.cached);
 	EXPECT_EQ(2, st.asked);
+	/* The cache's inode mark is the group's own, not one to remove. */
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_mark(g, FSGATE_MARK_REMOVE, FAN_OPEN_PERM,
+				  AT_FDCWD, self->file));
+	EXPECT_EQ(ENOENT, errno);
 	/* Written and closed (by a process the group does not ask). */
 	fd = open(self->dir, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, fd);
