@@ -447,6 +447,47 @@ static int fsgate_responses_check(const struct fanotify_response *resp,
 	return 0;
 }
 
+/* Responses one write() answers without allocating: the common case. */
+#define FSGATE_RESPONSE_STACK	8
+
+/* A write()'s responses, their verdicts and their events. */
+struct fsgate_answers {
+	struct fanotify_response *resp;
+	int *verdicts;
+	struct fsgate_perm **perms;
+	struct fanotify_response resp_stack[FSGATE_RESPONSE_STACK];
+	int verdicts_stack[FSGATE_RESPONSE_STACK];
+	struct fsgate_perm *perms_stack[FSGATE_RESPONSE_STACK];
+};
+
+static int fsgate_answers_get(struct fsgate_answers *a,
+			      const char __user *buf, size_t n)
+{
+	if (n <= FSGATE_RESPONSE_STACK) {
+		a->resp = a->resp_stack;
+		a->verdicts = a->verdicts_stack;
+		a->perms = a->perms_stack;
+	} else {
+		a->resp = kmalloc_array(n, sizeof(*a->resp), GFP_KERNEL);
+		a->verdicts = kmalloc_array(n, sizeof(*a->verdicts), GFP_KERNEL);
+		a->perms = kmalloc_array(n, sizeof(*a->perms), GFP_KERNEL);
+		if (!a->resp || !a->verdicts || !a->perms)
+			return -ENOMEM;
+	}
+	if (copy_from_user(a->resp, buf, n * sizeof(*a->resp)))
+		return -EFAULT;
+	return 0;
+}
+
+static void fsgate_answers_put(struct fsgate_answers *a)
+{
+	if (a->resp == a->resp_stack)
+		return;
+	kfree(a->perms);
+	kfree(a->verdicts);
+	kfree(a->resp);
+}
+
 /**
  * fsgate_perm_write() - write() on a group fd: answers to permission events
  * @group: the group
@@ -467,41 +508,33 @@ ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
 			  size_t count)
 {
 	size_t n = count / sizeof(struct fanotify_response);
-	struct fanotify_response *resp;
-	struct fsgate_perm **perms;
+	struct fsgate_answers a = {};
 	size_t cached;
-	int *verdicts;
 	ssize_t ret;
 
 	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
 	    !n || n > FSGATE_RESPONSE_MAX ||
 	    count % sizeof(struct fanotify_response))
 		return -EINVAL;
-	resp = memdup_user(buf, count);
-	if (IS_ERR(resp))
-		return PTR_ERR(resp);
-	ret = -ENOMEM;
-	verdicts = kmalloc_array(n, sizeof(*verdicts), GFP_KERNEL);
-	perms = kmalloc_array(n, sizeof(*perms), GFP_KERNEL);
-	if (!verdicts || !perms)
-		goto out_free;
-	ret = fsgate_responses_check(resp, verdicts, n);
+	ret = fsgate_answers_get(&a, buf, n);
 	if (ret)
-		goto out_free;
+		goto out_put;
+	ret = fsgate_responses_check(a.resp, a.verdicts, n);
+	if (ret)
+		goto out_put;
 
 	spin_lock(&group->queue_lock);
-	ret = fsgate_perm_find_all(group, resp, perms, n);
+	ret = fsgate_perm_find_all(group, a.resp, a.perms, n);
 	if (!ret)
-		cached = fsgate_perm_answer(group, resp, verdicts, perms, n);
+		cached = fsgate_perm_answer(group, a.resp, a.verdicts, a.perms,
+					    n);
 	spin_unlock(&group->queue_lock);
 	if (ret)
-		goto out_free;
+		goto out_put;
 	wake_up_all(&group->perm_wq);
-	fsgate_perm_cache(group, perms, cached);
+	fsgate_perm_cache(group, a.perms, cached);
 	ret = count;
-out_free:
-	kfree(perms);
-	kfree(verdicts);
-	kfree(resp);
+out_put:
+	fsgate_answers_put(&a);
 	return ret;
 }
