@@ -29,11 +29,12 @@ fi
 d=/tmp/clamav.$$
 w=$d/w
 sig=FSGATE-CLAMAV-TEST-SIGNATURE
-clamd_pid= onacc_pid=
+clamd_pid= onacc_pid= hsm_pid=
 
 # Whatever happens, clamonacc goes first (its group's pending accesses
 # are then allowed), then clamd, then the tmpfs.
 cleanup() {
+	stop_hsm
 	stop_onacc
 	if [ -n "$clamd_pid" ]; then
 		kill $clamd_pid 2>/dev/null
@@ -89,6 +90,13 @@ stop_onacc() {
 	wait $onacc_pid 2>/dev/null
 	onacc_pid=
 }
+stop_hsm() {
+	[ -n "$hsm_pid" ] || return 0
+	kill $hsm_pid 2>/dev/null
+	wait $hsm_pid 2>/dev/null
+	hsm_pid=
+}
+
 # Gone, or a zombie that wait will reap.
 not_running() {
 	[ ! -e /proc/$1 ] || grep -q '^[0-9]* (.*) Z' /proc/$1/stat 2>/dev/null
@@ -154,7 +162,7 @@ cat /proc/$onacc_pid/fdinfo/* >$d/onacc.fdinfo 2>/dev/null
 onacc_pid1=$onacc_pid
 t2=$(now)
 
-echo "1..16"
+echo "1..17"
 [ $clamd_ok = 0 ] && grep -q 'Loaded 2 signatures' $d/clamd.log
 result $? "clamd loads the local database and listens" $d/clamd.out
 # OnAccessPrevention: FAN_OPEN_PERM | FAN_ACCESS_PERM on the tmpfs root.
@@ -208,6 +216,26 @@ awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 result $? "the group answered every access, denied four, none timed out" \
 	$d/groups
 echo "# on-access run took $(since $t2) s"
+
+# Two programs in a chosen order: the example HSM (examples/hsm, priority
+# 3000) restores stubs before clamonacc (2000) is asked, so ClamAV scans
+# the restored content: a stub empty a moment ago fails with EPERM.
+mkdir -p $d/archive
+echo "restored $sig" >$d/archive/signed
+echo "restored, clean" >$d/archive/plain
+if mkstub $w/stub-signed signed && mkstub $w/stub-plain plain; then
+	hsm $w $d/archive >$d/hsm.log 2>&1 &
+	hsm_pid=$!
+	wait_marks $hsm_pid 1 && opens stubplain $w/stub-plain &&
+		grep -q 'restored, clean' $d/stubplain.out &&
+		denied stubsigned $w/stub-signed
+	hsm_ok=$?
+	stop_hsm
+else
+	hsm_ok=1
+fi
+result $hsm_ok "an HSM at 3000 restores stubs, then ClamAV at 2000 scans what it restored" \
+	$d/hsm.log
 
 # Once clamonacc is gone, so is its group: the file opens again.
 stop_onacc
