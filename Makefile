@@ -44,14 +44,14 @@ GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
 SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 	       $(wildcard tests/scenarios/*.sh))
-# fatrace (scripts/deps installs it) goes into the guest for its scenario.
-FATRACE := $(firstword $(wildcard /usr/sbin/fatrace /usr/bin/fatrace))
-# So do ClamAV's clamd and clamonacc (clamav-daemon), for theirs.
-CLAMD := $(firstword $(wildcard /usr/sbin/clamd /usr/bin/clamd))
-CLAMONACC := $(firstword $(wildcard /usr/sbin/clamonacc /usr/bin/clamonacc))
+# Real programs the scenarios run (scripts/deps installs them: fatrace,
+# clamav-daemon, inotify-tools) go into the guest when the host has them;
+# tests/vm copies the libraries they link with.
+GUEST_PROGS := fatrace clamd clamonacc inotifywait
+guest_prog = $(firstword $(wildcard /usr/sbin/$(1) /usr/bin/$(1)))
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
-	 $(B)/guest/fsgate-run $(if $(FATRACE),$(B)/guest/fatrace) \
-	 $(if $(CLAMD),$(B)/guest/clamd) $(if $(CLAMONACC),$(B)/guest/clamonacc)
+	 $(B)/guest/fsgate-run \
+	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
 .PHONY: all deps modules userspace guest check style demo install \
 	clean help bench bench-report
@@ -154,20 +154,15 @@ $(B)/guest/fsgate-run: $(B)/bin/fsgate-run
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-$(B)/guest/fatrace: $(FATRACE)
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
-
-# tests/vm copies the libraries they link with; libclamav's one dlopen,
-# of libclamunrar_iface, finds nothing in Debian (RAR support is in
-# non-free) and clamd does without it.
-$(B)/guest/clamd: $(CLAMD)
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
-
-$(B)/guest/clamonacc: $(CLAMONACC)
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
+# libclamav's one dlopen, of libclamunrar_iface, finds nothing in Debian
+# (RAR support is in non-free) and clamd does without it.
+define guest_prog_rule
+$(B)/guest/$(1): $(call guest_prog,$(1))
+	@mkdir -p $$(@D)
+	install -m 0755 $$< $$@
+endef
+$(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),\
+	$(eval $(call guest_prog_rule,$(p)))))
 
 guest: $(GUEST)
 

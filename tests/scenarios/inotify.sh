@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario: inotify users keep working beside fsgate. inotifywait watches
+# a directory while an fsgate scanner decides every open on its
+# filesystem and the trace example reports it: all three see the same
+# accesses, and a denied open is one inotify never hears of. Prints TAP.
+for prog in inotifywait scanner trace; do
+	if ! command -v $prog >/dev/null; then
+		echo "1..0 # SKIP $prog is not in the guest"
+		exit 4
+	fi
+done
+
+d=/tmp/inotify.$$
+mkdir -p $d/w
+mount -t tmpfs inotify $d/w || exit 1
+echo hello >$d/w/clean
+echo "X5O!P%@AP[4\\PZX54(P^)7CC)7}\$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!\$H+H*" \
+	>$d/w/eicar
+pids=
+cleanup() {
+	for p in $pids; do kill $p 2>/dev/null; done
+	wait 2>/dev/null
+	umount $d/w 2>/dev/null
+}
+trap cleanup EXIT
+
+# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most.
+wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 100 ] || return 1
+		sleep 0.1
+	done
+}
+
+inotifywait -m -e open -e close_write --format '%e %w%f' $d/w \
+	>$d/ino.out 2>$d/ino.err &
+pids="$pids $!"
+scanner --no-cache $d/w >$d/scan.out 2>&1 &
+pids="$pids $!"
+trace $d/w >$d/trace.out 2>$d/trace.err &
+pids="$pids $!"
+wait_for $d/ino.err 'Watches established' &&
+	wait_for $d/trace.err watching && sleep 0.5
+ready=$?
+
+cat $d/w/clean >/dev/null
+echo more >>$d/w/clean
+cat $d/w/eicar >/dev/null 2>$d/denied.err
+denied=$?
+sleep 1
+
+n=0 failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=1
+		[ -z "$3" ] || sed 's/^/# /' "$3"
+	fi
+}
+echo "1..5"
+result $ready "inotifywait, the scanner and the tracer start" $d/ino.err
+grep -q "^OPEN $d/w/clean" $d/ino.out &&
+	grep -q "^CLOSE_WRITE,CLOSE $d/w/clean" $d/ino.out
+result $? "inotifywait sees the open and the write of an allowed file" \
+	$d/ino.out
+[ $denied != 0 ] && grep -q 'Operation not permitted' $d/denied.err &&
+	! grep -q "$d/w/eicar" $d/ino.out
+result $? "the scanner's deny: the open fails and inotify hears nothing" \
+	$d/ino.out
+grep -q "clean" $d/scan.out && grep -q "eicar" $d/scan.out
+result $? "the scanner decided both opens" $d/scan.out
+grep -q "$d/w/clean" $d/trace.out && ! grep -q "O.* $d/w/eicar" $d/trace.out
+result $? "the tracer saw the allowed open and not the denied one" \
+	$d/trace.out
+exit $failed
