@@ -44,9 +44,19 @@ MODULE_PARM_DESC(max_marks,
 static DEFINE_MUTEX(fsgate_mark_mutex);
 
 /*
- * Inode eviction frees marks and so takes fsgate_mark_mutex (through
- * fsgate_obj_freeing()): allocations under it must not recurse into
- * filesystem reclaim, which could evict one of fsgate's inodes.
+ * Objects fsgate destroyed, still holding its reference, under
+ * fsgate_mark_mutex. The last reference to an inode's last mark may be
+ * the inode's last reference, whose iput() may evict it, or, on stacked
+ * filesystems, another inode that fsgate marks, and eviction frees marks
+ * through fsgate_obj_freeing(), which takes the mutex: so those last
+ * puts wait until it is released.
+ */
+static LIST_HEAD(fsgate_dead_objs);
+
+/*
+ * For the same reason, allocations under fsgate_mark_mutex must not
+ * recurse into filesystem reclaim, which could evict one of fsgate's
+ * inodes.
  */
 static unsigned int fsgate_marks_lock(void)
 {
@@ -56,8 +66,14 @@ static unsigned int fsgate_marks_lock(void)
 
 static void fsgate_marks_unlock(unsigned int nofs)
 {
+	struct fsgate_obj *obj, *next;
+	LIST_HEAD(dead);
+
+	list_splice_init(&fsgate_dead_objs, &dead);
 	memalloc_nofs_restore(nofs);
 	mutex_unlock(&fsgate_mark_mutex);
+	list_for_each_entry_safe(obj, next, &dead, dead)
+		fsnotify_put_mark(&obj->fsn);
 }
 
 /**
@@ -234,7 +250,11 @@ static void fsgate_obj_destroy(struct fsgate_obj *obj)
 	/* fsnotify_destroy_mark() wants the caller to hold a reference. */
 	refcount_inc(&obj->fsn.refcnt);
 	fsnotify_destroy_mark(&obj->fsn, obj->fsn.group);
-	fsnotify_put_mark(&obj->fsn);
+	/* A throw-away mark's object stays pinned by the real one. */
+	if (obj->fsn.group == fsgate_recalc_group)
+		fsnotify_put_mark(&obj->fsn);
+	else
+		list_add_tail(&obj->dead, &fsgate_dead_objs);
 }
 
 /*

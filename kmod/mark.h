@@ -23,6 +23,8 @@ struct vfsmount;
  * @type: FSNOTIFY_OBJ_TYPE_INODE or FSNOTIFY_OBJ_TYPE_SB
  * @object: the inode or super_block, to add marks beside @fsn
  * @detaching: set under fsgate_mark_mutex once fsgate itself destroys @fsn
+ * @dead: entry in the list of destroyed objects whose last reference is
+ *	dropped once fsgate_mark_mutex is released (mark.c)
  *
  * Freed by fsnotify's free_mark callback, after an SRCU grace period.
  */
@@ -32,6 +34,7 @@ struct fsgate_obj {
 	unsigned int type;
 	void *object;
 	bool detaching;
+	struct list_head dead;
 };
 
 /**
