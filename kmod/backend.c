@@ -54,6 +54,14 @@ static struct fsgate_match *fsgate_match_slot(struct fsgate_match *matches,
 	return &matches[(*n)++];
 }
 
+/* Whether an event on @path (NULL: none) went through @sub's mount, if any. */
+static bool fsgate_sub_through(const struct fsgate_sub *sub,
+			       const struct path *path)
+{
+	return !sub->mnt || (path && sub->mnt == path->mnt &&
+			     sub->mnt_root == path->mnt->mnt_root);
+}
+
 /* Whether @sub on an object reported as @type applies to an event on @path. */
 static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type,
 			       const struct path *path)
@@ -62,10 +70,7 @@ static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type,
 	if (type == FSNOTIFY_ITER_TYPE_PARENT)
 		return sub->mask & FS_EVENT_ON_CHILD;
 	/* A mount mark sees only what goes through its vfsmount. */
-	if (sub->mnt)
-		return sub->mnt == path->mnt &&
-		       sub->mnt_root == path->mnt->mnt_root;
-	return true;
+	return fsgate_sub_through(sub, path);
 }
 
 /*
@@ -80,7 +85,7 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
 	 * when it went through that mount.
 	 */
 	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore) &&
-	    (!sub->mnt || (path && sub->mnt == path->mnt)))
+	    fsgate_sub_through(sub, path))
 		WRITE_ONCE(sub->ignore, 0);
 	/* A changed file is decided anew. */
 	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) &&
