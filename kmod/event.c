@@ -105,7 +105,7 @@ static void fsgate_event_done(struct fsgate_group *group,
 	if (event == &group->overflow)
 		return;
 	if (fsgate_is_perm(event))
-		fsgate_perm_put(container_of(event, struct fsgate_perm, event));
+		fsgate_perm_put(fsgate_perm_of(event));
 	else
 		fsgate_event_free(event);
 }
@@ -188,8 +188,7 @@ static struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 	if (event == &group->overflow)
 		group->overflow_queued = false;
 	else if (fsgate_is_perm(event))
-		fsgate_perm_report(group, container_of(event, struct fsgate_perm,
-						       event));
+		fsgate_perm_report(group, fsgate_perm_of(event));
 out:
 	spin_unlock(&group->queue_lock);
 	return event;
@@ -209,9 +208,6 @@ static int fsgate_event_open_fd(struct fsgate_group *group,
 		put_unused_fd(fd);
 		return PTR_ERR(*file);
 	}
-	if (fsgate_is_perm(event))
-		fsgate_perm_set_fd(container_of(event, struct fsgate_perm, event),
-				   fd);
 	/* Writes through it raise no events: decide the file anew. */
 	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
 		fsgate_mark_forget_verdicts(d_inode(event->path.dentry));
@@ -241,16 +237,17 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 	}
 	if (copy_to_user(buf, &meta, sizeof(meta))) {
 		if (file) {
-			/* Before the fd number can be had again. */
-			if (fsgate_is_perm(event))
-				fsgate_perm_unreport(container_of(event,
-								  struct fsgate_perm,
-								  event));
 			fput(file);
 			put_unused_fd(fd);
 		}
 		return -EFAULT;
 	}
+	/*
+	 * Named by its fd only once it is sure to have it, so no answer can
+	 * find it by a number that goes back to the table.
+	 */
+	if (file && fsgate_is_perm(event))
+		fsgate_perm_set_fd(fsgate_perm_of(event), fd);
 	if (file)
 		fd_install(fd, file);
 	atomic64_inc(&group->delivered);
@@ -298,9 +295,7 @@ ssize_t fsgate_event_read(struct fsgate_group *group, struct file *file,
 		}
 		ret = fsgate_event_copy(group, event, buf);
 		if (ret < 0 && fsgate_is_perm(event))
-			fsgate_perm_unreport(container_of(event,
-							  struct fsgate_perm,
-							  event));
+			fsgate_perm_unreport(fsgate_perm_of(event));
 		fsgate_event_done(group, event);
 		if (ret < 0)
 			break;
@@ -369,14 +364,8 @@ void fsgate_event_flush(struct fsgate_group *group)
 	group->queued = 0;
 	group->overflow_queued = false;
 	spin_unlock(&group->queue_lock);
-	if (orphans) {
-		wake_up_all(&group->perm_wq);
-		pr_info_ratelimited("group %llu (%s[%d]) went away with %u permission events pending; they are %s\n",
-				    group->id, group->comm,
-				    pid_nr(group->owner), orphans,
-				    group->orphan_verdict == FSGATE_VERDICT_DENY ?
-				    "denied" : "allowed");
-	}
+	if (orphans)
+		fsgate_perm_orphaned(group, orphans);
 	list_for_each_entry_safe(event, next, &dropped, node)
 		fsgate_event_done(group, event);
 }

@@ -334,7 +334,7 @@ void fsgate_perm_unreport(struct fsgate_perm *perm)
  * @group: the group, already marked @shutdown
  *
  * Each event on the queue or the pending list gets the group's orphan
- * verdict. The caller wakes @perm_wq once it drops the lock.
+ * verdict. The caller calls fsgate_perm_orphaned() once it drops the lock.
  *
  * Context: @group's @queue_lock held.
  * Return: how many permission events were resolved.
@@ -349,17 +349,30 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 	list_for_each_entry_safe(event, next, &group->queue, node) {
 		if (!fsgate_is_perm(event))
 			continue;
-		fsgate_perm_resolve(container_of(event, struct fsgate_perm,
-						 event), verdict);
+		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
 		n++;
 	}
 	list_for_each_entry_safe(event, next, &group->pending, node) {
-		fsgate_perm_resolve(container_of(event, struct fsgate_perm,
-						 event), verdict);
+		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
 		n++;
 	}
 	atomic64_add(n, &group->perm.orphaned);
 	return n;
+}
+
+/**
+ * fsgate_perm_orphaned() - wake and log after fsgate_perm_orphan()
+ * @group: the group
+ * @n: how many events fsgate_perm_orphan() resolved, not 0
+ *
+ * Context: process context; @group's @queue_lock not held.
+ */
+void fsgate_perm_orphaned(struct fsgate_group *group, unsigned int n)
+{
+	wake_up_all(&group->perm_wq);
+	pr_info_ratelimited("group %llu (%s[%d]) went away with %u permission events pending; they are %s\n",
+			    group->id, group->comm, pid_nr(group->owner), n,
+			    fsgate_verdict_word(fsgate_policy_verdict(group->orphan_verdict)));
 }
 
 /* The pending event a response names, not yet taken by another response. */

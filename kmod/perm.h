@@ -2,6 +2,7 @@
 #ifndef _FSGATE_PERM_H
 #define _FSGATE_PERM_H
 
+#include <linux/kernel.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 
@@ -48,6 +49,12 @@ struct fsgate_perm {
 	struct fsgate_snap snap;
 };
 
+/* The permission event whose @event this is; see fsgate_is_perm(). */
+static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
+{
+	return container_of(event, struct fsgate_perm, event);
+}
+
 int fsgate_response_check(u32 response, int *verdict);
 int fsgate_policy_verdict(u32 policy);
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
@@ -59,6 +66,7 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 void fsgate_perm_unreport(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
+void fsgate_perm_orphaned(struct fsgate_group *group, unsigned int n);
 ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
 			  size_t count);
 
