@@ -49,7 +49,8 @@ SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 # tests/vm copies the libraries they link with.
 GUEST_PROGS := fatrace clamd clamonacc inotifywait
 guest_prog = $(firstword $(wildcard /usr/sbin/$(1) /usr/bin/$(1)))
-GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/run-suite $(B)/guest/demo_test \
+GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
+	 $(B)/guest/run-suite $(B)/guest/demo_test \
 	 $(B)/guest/fsgate-run \
 	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
@@ -188,6 +189,10 @@ $(B)/guest/run-suite: tests/guest/run-suite
 	install -m 0755 $< $@
 
 # Scenarios: shell scripts that run real programs in the guest, print TAP.
+$(B)/guest/scenario-tap.sh: tests/scenarios/lib/tap.sh
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+
 $(B)/guest/%_scenario_test: tests/scenarios/%.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@

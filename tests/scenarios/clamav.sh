@@ -109,17 +109,7 @@ denied() {
 	! opens "$1" "$2" && grep -q 'Operation not permitted' $d/$1.err
 }
 
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-		[ -z "$3" ] || sed 's/^/# /' "$3"
-	fi
-}
+. scenario-tap.sh
 
 mkdir -p $d/db $d/run $d/tmp $w
 chown nobody $d/run $d/tmp

@@ -81,16 +81,7 @@ table() {
 			print k, o } }' $d/steps - | sort
 }
 
-n=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		[ -z "$3" ] || sed 's/^/# /' "$3"
-	fi
-}
+. scenario-tap.sh
 
 trace fsgate fsgate-run --priority 2500 --timeout 250 --timeout-verdict deny
 table fsgate >$d/fsgate.table
@@ -120,3 +111,4 @@ grep -q '^fsgate-mark ' $d/fanotify.fdinfo
 result $? "plain fatrace runs on in-tree fanotify" $d/fanotify.err
 diff $d/fsgate.table $d/fanotify.table >$d/diff
 result $? "in-tree fanotify gives the same lines" $d/diff
+exit $failed

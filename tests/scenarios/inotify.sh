@@ -53,17 +53,7 @@ cat $d/w/eicar >/dev/null 2>$d/denied.err
 denied=$?
 sleep 1
 
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-		[ -z "$3" ] || sed 's/^/# /' "$3"
-	fi
-}
+. scenario-tap.sh
 echo "1..5"
 result $ready "inotifywait, the scanner and the tracer start" $d/ino.err
 grep -q "^OPEN $d/w/clean" $d/ino.out &&
