@@ -14,7 +14,11 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi $(CFLAGS)
 
 B := build
-VERSION := 0.1.0
+# The project's one version, also read by kmod/Kbuild (MODULE_VERSION).
+VERSION := $(shell cat VERSION 2>/dev/null)
+ifeq ($(VERSION),)
+$(error no version: the file VERSION is missing or empty)
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 LIB_SONAME := libfsgate.so.0

@@ -51,3 +51,4 @@ module_exit(fsgate_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("File access gate with explicitly ordered listener groups");
 MODULE_AUTHOR("The fsgate developers");
+MODULE_VERSION(FSGATE_VERSION);
