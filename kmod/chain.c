@@ -37,6 +37,7 @@ void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n)
 {
 	sort(matches, n, sizeof(*matches), fsgate_match_cmp, NULL);
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_matches_sort);
 
 /**
  * fsgate_tier_end() - where the tier that starts at @start ends
@@ -57,6 +58,7 @@ unsigned int fsgate_tier_end(const struct fsgate_match *matches,
 		end++;
 	return end;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_tier_end);
 
 /**
  * fsgate_verdict_combine() - the verdict of two answers to one access
@@ -72,6 +74,7 @@ int fsgate_verdict_combine(int verdict, int other)
 {
 	return verdict ? verdict : other;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_verdict_combine);
 
 /*
  * Consult the verdict caches of a tier's groups: a cached deny settles the

@@ -96,4 +96,27 @@ fsgate_compat_find_mark(void *object, unsigned int type,
 }
 #endif
 
+/*
+ * The KUnit suites are a module of their own, fsgate_kunit.ko, built only
+ * when asked (see Kbuild). What they test is exported to them, in the
+ * FSGATE_KUNIT namespace, by an fsgate.ko built beside them (Kbuild then
+ * defines FSGATE_KUNIT_BUILD); any other fsgate.ko exports nothing.
+ * 6.13 names namespaces with strings; Kbuild's probe defines
+ * FSGATE_HAVE_STRING_NS there.
+ */
+#include <linux/export.h>
+
+#ifdef FSGATE_HAVE_STRING_NS
+#define FSGATE_KUNIT_NS		"FSGATE_KUNIT"
+#else
+#define FSGATE_KUNIT_NS		FSGATE_KUNIT
+#endif
+
+#ifdef FSGATE_KUNIT_BUILD
+#define EXPORT_SYMBOL_FOR_FSGATE_KUNIT(sym) \
+	EXPORT_SYMBOL_NS_GPL(sym, FSGATE_KUNIT_NS)
+#else
+#define EXPORT_SYMBOL_FOR_FSGATE_KUNIT(sym)
+#endif
+
 #endif /* _FSGATE_COMPAT_H */

@@ -53,6 +53,7 @@ u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 	}
 	return mask;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_event_mask);
 
 /* The pid an event of @group names: the thread, or its thread group. */
 static struct pid *fsgate_event_pid(const struct fsgate_group *group)

@@ -80,6 +80,7 @@ int fsgate_init_check(const struct fsgate_init *init)
 			return -EINVAL;
 	return 0;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_check);
 
 /**
  * fsgate_init_priority() - the priority a valid request gives its group
@@ -102,6 +103,7 @@ u32 fsgate_init_priority(const struct fsgate_init *init)
 		return FSGATE_PRIORITY_NOTIF;
 	}
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_priority);
 
 /**
  * fsgate_class_name() - name of the class in a group's flags
@@ -150,6 +152,7 @@ void fsgate_group_list_insert(struct list_head *head,
 	}
 	list_add_tail(&group->node, head);
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_list_insert);
 
 /**
  * fsgate_group_put() - drop a reference to a group

@@ -101,6 +101,7 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 	}
 	return mask;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_obj_union_mask);
 
 /**
  * fsgate_mark_check() - validate a struct fsgate_mark from userspace
@@ -145,6 +146,7 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 		return -EINVAL;
 	return 0;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mark_check);
 
 /* Resolve the object of a mark request, as fanotify_mark(2) does. */
 static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)

@@ -87,6 +87,7 @@ int fsgate_response_check(u32 response, int *verdict)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_response_check);
 
 /**
  * fsgate_policy_verdict() - the verdict a timeout or orphan policy gives
@@ -99,6 +100,7 @@ int fsgate_policy_verdict(u32 policy)
 {
 	return policy == FSGATE_VERDICT_DENY ? -EPERM : 0;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_policy_verdict);
 
 static const char *fsgate_verdict_word(int verdict)
 {
