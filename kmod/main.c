@@ -6,20 +6,21 @@
  */
 #include <linux/module.h>
 
-#include "backend.h"
 #include "dev.h"
+#include "dispatch.h"
+#include "mark.h"
 #include "proc.h"
 
 static int __init fsgate_init(void)
 {
 	int ret;
 
-	ret = fsgate_backend_init();
+	ret = fsgate_marks_init(fsgate_dispatch_event);
 	if (ret)
 		return ret;
 	ret = fsgate_proc_init();
 	if (ret)
-		goto out_backend;
+		goto out_marks;
 	/* Last: once /dev/fsgate exists, groups can be made. */
 	ret = fsgate_dev_init();
 	if (ret)
@@ -29,8 +30,8 @@ static int __init fsgate_init(void)
 
 out_proc:
 	fsgate_proc_exit();
-out_backend:
-	fsgate_backend_exit();
+out_marks:
+	fsgate_marks_exit();
 	return ret;
 }
 
@@ -42,7 +43,7 @@ static void __exit fsgate_exit(void)
 {
 	fsgate_dev_exit();
 	fsgate_proc_exit();
-	fsgate_backend_exit();
+	fsgate_marks_exit();
 }
 
 module_init(fsgate_init);

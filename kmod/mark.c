@@ -3,7 +3,7 @@
  * Marks: which groups watch which inode or superblock for what.
  *
  * fsgate holds one fsnotify mark per object (struct fsgate_obj) in its
- * backend group; the mark's mask is the union of the masks of every
+ * fsnotify group (fsgate_fsn_group); the mark's mask is the union of the masks of every
  * group's struct fsgate_sub on that object, so fsnotify's fast paths test
  * exactly what someone wants. fsnotify_recalc_mask() is not exported: a
  * new union mask reaches the object's connector by adding a throw-away
@@ -30,7 +30,6 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "backend.h"
 #include "cache.h"
 #include "group.h"
 #include "mark.h"
@@ -42,6 +41,25 @@ MODULE_PARM_DESC(max_marks,
 
 /* Serialises all changes to marks; see above. */
 static DEFINE_MUTEX(fsgate_mark_mutex);
+
+/* Holds fsgate_obj of every marked object; set at module init. */
+static struct fsnotify_group *fsgate_fsn_group __ro_after_init;
+/*
+ * Owns the throw-away marks that make a connector recalculate its mask.
+ * They must not be fsgate_fsn_group's: fsnotify walks a group's marks on
+ * an object one by one, and a second mark of fsgate's beside the real one
+ * would split one access into two calls, two decision chains.
+ */
+static struct fsnotify_group *fsgate_recalc_group __ro_after_init;
+
+/*
+ * fsnotify may still hold an fsgate mark, and call into fsgate for it,
+ * after fsgate let go of it (inode eviction or umount in flight): module
+ * exit waits until fsnotify freed every mark fsgate ever made, of both
+ * groups.
+ */
+static atomic_t fsgate_live_marks = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(fsgate_marks_freed);
 
 /*
  * Objects fsgate destroyed, still holding its reference, under
@@ -238,7 +256,8 @@ static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
 	if (!obj)
 		return NULL;
 	fsnotify_init_mark(&obj->fsn, group);
-	fsgate_backend_mark_made();
+	/* fsnotify frees it, through fsgate_free_mark(). */
+	atomic_inc(&fsgate_live_marks);
 	INIT_LIST_HEAD(&obj->subs);
 	obj->type = type;
 	obj->object = object;
@@ -674,31 +693,6 @@ void fsgate_marks_remove_group(struct fsgate_group *group)
 }
 
 /**
- * fsgate_obj_freeing() - fsnotify is destroying an object's mark
- * @obj: the object
- *
- * Called from fsnotify's freeing_mark when the kernel drops the mark on
- * its own (last unlink, umount); the groups forget their subs on it.
- * When fsgate itself destroys the mark, @obj->detaching is already set
- * and fsgate_mark_mutex may be held by this very thread.
- *
- * Context: process context, may sleep.
- */
-void fsgate_obj_freeing(struct fsgate_obj *obj)
-{
-	unsigned int nofs;
-	struct fsgate_sub *sub, *next;
-
-	if (READ_ONCE(obj->detaching))
-		return;
-	nofs = fsgate_marks_lock();
-	obj->detaching = true;
-	list_for_each_entry_safe(sub, next, &obj->subs, obj_node)
-		fsgate_sub_unlink(sub);
-	fsgate_marks_unlock(nofs);
-}
-
-/**
  * fsgate_marks_show_fdinfo() - list a group's marks in its fdinfo
  * @m: the fdinfo file
  * @group: the group
@@ -731,4 +725,107 @@ void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
 			   READ_ONCE(sub->obj->fsn.mask));
 	}
 	fsgate_marks_unlock(nofs);
+}
+
+/*
+ * fsnotify's freeing_mark: fsnotify is destroying an object's mark. When
+ * the kernel drops the mark on its own (last unlink, umount), the groups
+ * forget their subs on it. When fsgate itself destroys the mark,
+ * @obj->detaching is already set and fsgate_mark_mutex may be held by
+ * this very thread. Process context, may sleep.
+ */
+static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
+				struct fsnotify_group *group)
+{
+	struct fsgate_obj *obj = container_of(fsn, struct fsgate_obj, fsn);
+	unsigned int nofs;
+	struct fsgate_sub *sub, *next;
+
+	if (READ_ONCE(obj->detaching))
+		return;
+	nofs = fsgate_marks_lock();
+	obj->detaching = true;
+	list_for_each_entry_safe(sub, next, &obj->subs, obj_node)
+		fsgate_sub_unlink(sub);
+	fsgate_marks_unlock(nofs);
+}
+
+static void fsgate_free_mark(struct fsnotify_mark *fsn)
+{
+	kfree(container_of(fsn, struct fsgate_obj, fsn));
+	if (atomic_dec_and_test(&fsgate_live_marks))
+		wake_up(&fsgate_marks_freed);
+}
+
+/* The recalculating marks want no events (their mask is 0) and get none. */
+static int fsgate_recalc_handle_event(struct fsnotify_group *fsn_group,
+				      u32 mask, const void *data,
+				      int data_type, struct inode *dir,
+				      const struct qstr *name, u32 cookie,
+				      struct fsnotify_iter_info *iter)
+{
+	return 0;
+}
+
+static const struct fsnotify_ops fsgate_recalc_ops = {
+	.handle_event	= fsgate_recalc_handle_event,
+	.free_mark	= fsgate_free_mark,
+};
+
+/* handle_event is dispatch.c's, given to fsgate_marks_init(). */
+static struct fsnotify_ops fsgate_fsn_ops __ro_after_init = {
+	.freeing_mark	= fsgate_freeing_mark,
+	.free_mark	= fsgate_free_mark,
+};
+
+/**
+ * fsgate_marks_init() - allocate fsgate's fsnotify groups
+ * @handle_event: the callback that tells fsgate's groups of events
+ *	(fsgate_dispatch_event()), passed in so that this file calls
+ *	nothing above it
+ *
+ * Context: module init.
+ * Return: 0, or a negative errno from fsnotify_alloc_group().
+ */
+int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
+					  u32 mask, const void *data,
+					  int data_type, struct inode *dir,
+					  const struct qstr *name, u32 cookie,
+					  struct fsnotify_iter_info *iter))
+{
+	struct fsnotify_group *group;
+
+	fsgate_fsn_ops.handle_event = handle_event;
+	group = fsnotify_alloc_group(&fsgate_fsn_ops, FSGATE_FSNOTIFY_NOFS);
+	if (IS_ERR(group))
+		return PTR_ERR(group);
+	group->priority = FSGATE_FSNOTIFY_PRIO;
+	fsgate_fsn_group = group;
+	/* Lowest priority, the kzalloc()ed 0: asked last, about nothing. */
+	group = fsnotify_alloc_group(&fsgate_recalc_ops,
+				     FSNOTIFY_GROUP_DUPS | FSGATE_FSNOTIFY_NOFS);
+	if (IS_ERR(group)) {
+		fsnotify_put_group(fsgate_fsn_group);
+		return PTR_ERR(group);
+	}
+	fsgate_recalc_group = group;
+	return 0;
+}
+
+/**
+ * fsgate_marks_exit() - drop fsgate's fsnotify groups
+ *
+ * Every mark was destroyed with its group; wait until fsnotify has freed
+ * them, since freeing calls into this module, and until the work that
+ * freed the last one is done with fsgate's groups.
+ *
+ * Context: module exit, after the last fsgate group is gone.
+ */
+void fsgate_marks_exit(void)
+{
+	fsnotify_wait_marks_destroyed();
+	wait_event(fsgate_marks_freed, !atomic_read(&fsgate_live_marks));
+	fsnotify_wait_marks_destroyed();
+	fsnotify_put_group(fsgate_recalc_group);
+	fsnotify_put_group(fsgate_fsn_group);
 }

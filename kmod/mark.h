@@ -75,9 +75,15 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags);
 long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
 void fsgate_marks_remove_group(struct fsgate_group *group);
 void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
-void fsgate_obj_freeing(struct fsgate_obj *obj);
 void fsgate_mark_forget_verdicts(struct inode *inode);
 void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 		       u32 mask, int verdict, const struct fsgate_snap *snap);
+
+int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
+					  u32 mask, const void *data,
+					  int data_type, struct inode *dir,
+					  const struct qstr *name, u32 cookie,
+					  struct fsnotify_iter_info *iter));
+void fsgate_marks_exit(void);
 
 #endif /* _FSGATE_MARK_H */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsgate's one fsnotify group and its callbacks. Every fsgate listener
- * group shares it: the fsnotify mark on an object carries the union of
- * their subscriptions (mark.c), and each event is matched here against
- * every group's subscriptions on the objects involved, so fsgate decides
- * itself which groups hear of it and in which order.
+ * Dispatch: fsnotify's callback for fsgate's marks. Every fsgate listener
+ * group shares one fsnotify group for its marks (mark.c): the fsnotify
+ * mark on an object carries the union of their subscriptions, and each
+ * event is matched here against every group's subscriptions on the
+ * objects involved, so fsgate decides itself which groups hear of it and
+ * in which order. Notification events go to the groups' queues (event.c),
+ * permission events to the decision chain (chain.c).
  */
 #include <linux/err.h>
 #include <linux/fsnotify_backend.h>
@@ -12,29 +14,12 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "backend.h"
+#include "dispatch.h"
 #include "cache.h"
 #include "chain.h"
 #include "event.h"
 #include "group.h"
 #include "mark.h"
-
-struct fsnotify_group *fsgate_fsn_group;
-/*
- * Owns the throw-away marks that make a connector recalculate its mask
- * (mark.c). They must not be fsgate_fsn_group's: fsnotify walks a group's
- * marks on an object one by one, and a second mark of fsgate's beside the
- * real one would split one access into two calls, two decision chains.
- */
-struct fsnotify_group *fsgate_recalc_group;
-
-/*
- * fsnotify may still hold an fsgate mark, and call into fsgate for it,
- * after fsgate let go of it (inode eviction or umount in flight): module
- * exit waits until fsnotify freed every mark fsgate ever made.
- */
-static atomic_t fsgate_live_marks = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(fsgate_marks_freed);
 
 /* Groups matched on the stack before falling back to an allocation. */
 #define FSGATE_MATCH_STACK	16
@@ -171,10 +156,28 @@ static struct fsgate_obj *fsgate_inode_obj(struct fsnotify_iter_info *iter)
 	return fsn ? container_of(fsn, struct fsgate_obj, fsn) : NULL;
 }
 
-static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
-			       const void *data, int data_type,
-			       struct inode *dir, const struct qstr *name,
-			       u32 cookie, struct fsnotify_iter_info *iter)
+/**
+ * fsgate_dispatch_event() - fsnotify's handle_event for fsgate's marks
+ * @fsn_group: fsgate's fsnotify group (mark.c)
+ * @mask: the event
+ * @data: what it is about, as @data_type says
+ * @data_type: FSNOTIFY_EVENT_*
+ * @dir: the parent directory, for events on a child
+ * @name: the child's name
+ * @cookie: for renames
+ * @iter: fsgate's marks on the event's objects
+ *
+ * Tells every group that wants the event, or for a permission event asks
+ * them in the decision chain (chain.c).
+ *
+ * Context: process context, within fsnotify's SRCU read side; may sleep
+ * for permission events.
+ * Return: 0, or for a permission event the negative errno that denies it.
+ */
+int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
+			  const void *data, int data_type, struct inode *dir,
+			  const struct qstr *name, u32 cookie,
+			  struct fsnotify_iter_info *iter)
 {
 	const struct path *path = fsnotify_data_path(data, data_type);
 	struct fsgate_match stack[FSGATE_MATCH_STACK];
@@ -217,92 +220,4 @@ static int fsgate_handle_event(struct fsnotify_group *fsn_group, u32 mask,
 	if (matches != stack)
 		kfree(matches);
 	return ret;
-}
-
-static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
-				struct fsnotify_group *group)
-{
-	fsgate_obj_freeing(container_of(fsn, struct fsgate_obj, fsn));
-}
-
-/**
- * fsgate_backend_mark_made() - count a mark that fsnotify will free
- *
- * Context: any.
- */
-void fsgate_backend_mark_made(void)
-{
-	atomic_inc(&fsgate_live_marks);
-}
-
-static void fsgate_free_mark(struct fsnotify_mark *fsn)
-{
-	kfree(container_of(fsn, struct fsgate_obj, fsn));
-	if (atomic_dec_and_test(&fsgate_live_marks))
-		wake_up(&fsgate_marks_freed);
-}
-
-/* The recalculating marks want no events (their mask is 0) and get none. */
-static int fsgate_recalc_handle_event(struct fsnotify_group *fsn_group,
-				      u32 mask, const void *data,
-				      int data_type, struct inode *dir,
-				      const struct qstr *name, u32 cookie,
-				      struct fsnotify_iter_info *iter)
-{
-	return 0;
-}
-
-static const struct fsnotify_ops fsgate_recalc_ops = {
-	.handle_event	= fsgate_recalc_handle_event,
-	.free_mark	= fsgate_free_mark,
-};
-
-static const struct fsnotify_ops fsgate_fsn_ops = {
-	.handle_event	= fsgate_handle_event,
-	.freeing_mark	= fsgate_freeing_mark,
-	.free_mark	= fsgate_free_mark,
-};
-
-/**
- * fsgate_backend_init() - allocate fsgate's fsnotify groups
- *
- * Context: module init.
- * Return: 0, or a negative errno from fsnotify_alloc_group().
- */
-int fsgate_backend_init(void)
-{
-	struct fsnotify_group *group;
-
-	group = fsnotify_alloc_group(&fsgate_fsn_ops, FSGATE_FSNOTIFY_NOFS);
-	if (IS_ERR(group))
-		return PTR_ERR(group);
-	group->priority = FSGATE_FSNOTIFY_PRIO;
-	fsgate_fsn_group = group;
-	/* Lowest priority, the kzalloc()ed 0: asked last, about nothing. */
-	group = fsnotify_alloc_group(&fsgate_recalc_ops,
-				     FSNOTIFY_GROUP_DUPS | FSGATE_FSNOTIFY_NOFS);
-	if (IS_ERR(group)) {
-		fsnotify_put_group(fsgate_fsn_group);
-		return PTR_ERR(group);
-	}
-	fsgate_recalc_group = group;
-	return 0;
-}
-
-/**
- * fsgate_backend_exit() - drop fsgate's fsnotify group
- *
- * Every mark was destroyed with its group; wait until fsnotify has freed
- * them, since freeing calls into this module, and until the work that
- * freed the last one is done with fsgate's groups.
- *
- * Context: module exit, after the last fsgate group is gone.
- */
-void fsgate_backend_exit(void)
-{
-	fsnotify_wait_marks_destroyed();
-	wait_event(fsgate_marks_freed, !atomic_read(&fsgate_live_marks));
-	fsnotify_wait_marks_destroyed();
-	fsnotify_put_group(fsgate_recalc_group);
-	fsnotify_put_group(fsgate_fsn_group);
 }
