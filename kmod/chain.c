@@ -89,7 +89,7 @@ static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 
 	for (i = 0; i < n; i++) {
 		switch (fsgate_cache_check(inode_obj, tier[i].group,
-					   tier[i].marks & FSGATE_PERM_EVENTS,
+					   tier[i].report & FSGATE_PERM_EVENTS,
 					   &err)) {
 		case FSGATE_CACHED_DENY:
 			atomic64_inc(&tier[i].group->perm.cached);
@@ -119,7 +119,7 @@ static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
 	for (i = 0; i < n; i++) {
 		if (tier[i].cached)
 			continue;
-		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].marks,
+		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].report,
 					       path, &now);
 		if (!tier[i].perm)
 			verdict = fsgate_verdict_combine(verdict, now);

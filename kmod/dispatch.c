@@ -79,14 +79,46 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
 }
 
 /*
- * Collect, for every group with subs on the event's objects, the union of
- * its marks and ignore masks; returns how many groups (at most @max).
- * Without @matches, only counts the subs that apply, a bound on that.
- * Without @path (truncation's FS_MODIFY comes from notify_change()
- * without one), nobody is told, but what a modification clears is
- * cleared. Caller holds rcu_read_lock().
+ * Apply what the event changes to every sub on its objects (see
+ * fsgate_sub_see()), whether or not anyone is told of it: truncation's
+ * FS_MODIFY comes from notify_change() without a path.
  */
-static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
+static void fsgate_see(struct fsnotify_iter_info *iter, u32 mask,
+		       const struct path *path)
+{
+	struct fsnotify_mark *fsn;
+	struct fsgate_sub *sub;
+	int type;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	fsnotify_foreach_iter_mark_type(iter, fsn, type)
+		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node)
+			fsgate_sub_see(sub, type, mask, path);
+}
+
+/* How many subs apply to an event on @path: a bound on its groups. */
+static unsigned int fsgate_count(struct fsnotify_iter_info *iter,
+				 const struct path *path)
+{
+	struct fsnotify_mark *fsn;
+	struct fsgate_sub *sub;
+	unsigned int n = 0;
+	int type;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	fsnotify_foreach_iter_mark_type(iter, fsn, type)
+		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node)
+			if (fsgate_sub_applies(sub, type, path))
+				n++;
+	return n;
+}
+
+/*
+ * Collect, for every group with subs that apply to an event on @path, the
+ * union of its marks and ignore masks; returns how many groups, at most
+ * @max (then some may be missing).
+ */
+static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 				   const struct path *path,
 				   struct fsgate_match *matches,
 				   unsigned int max)
@@ -97,24 +129,17 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter, u32 mask,
 	unsigned int n = 0;
 	int type;
 
-	fsnotify_foreach_iter_mark_type(iter, fsn, type) {
-		struct fsgate_obj *obj = container_of(fsn, struct fsgate_obj, fsn);
-
-		list_for_each_entry_rcu(sub, &obj->subs, obj_node) {
-			fsgate_sub_see(sub, type, mask, path);
-			if (!path || !fsgate_sub_applies(sub, type, path))
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	fsnotify_foreach_iter_mark_type(iter, fsn, type)
+		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node) {
+			if (!fsgate_sub_applies(sub, type, path))
 				continue;
-			if (!matches) {
-				n++;
-				continue;
-			}
 			m = fsgate_match_slot(matches, &n, max, sub->group);
 			if (!m)
 				return n;
 			m->marks |= sub->mask;
 			m->ignore |= READ_ONCE(sub->ignore);
 		}
-	}
 	return n;
 }
 
@@ -134,15 +159,13 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 {
 	struct fsgate_match *m;
 	unsigned int i, told = 0;
-	u32 report;
 
 	for (i = 0; i < n; i++) {
 		m = &matches[i];
-		report = fsgate_event_mask(mask, m->marks, m->ignore);
-		if (!report || !fsgate_group_hears_current(m->group) ||
+		m->report = fsgate_event_mask(mask, m->marks, m->ignore);
+		if (!m->report || !fsgate_group_hears_current(m->group) ||
 		    !refcount_inc_not_zero(&m->group->ref))
 			continue;
-		m->marks = report;
 		matches[told++] = *m;
 	}
 	return told;
@@ -153,7 +176,7 @@ static struct fsgate_obj *fsgate_inode_obj(struct fsnotify_iter_info *iter)
 {
 	struct fsnotify_mark *fsn = fsnotify_iter_inode_mark(iter);
 
-	return fsn ? container_of(fsn, struct fsgate_obj, fsn) : NULL;
+	return fsn ? fsgate_obj_of(fsn) : NULL;
 }
 
 /**
@@ -187,18 +210,19 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 	int ret = 0;
 
 	rcu_read_lock();
-	n = fsgate_collect(iter, mask, path, matches, max);
+	fsgate_see(iter, mask, path);
 	/* fanotify-style events name a file: only path events are told. */
 	if (!path) {
 		rcu_read_unlock();
 		return 0;
 	}
+	n = fsgate_collect(iter, path, matches, max);
 	if (n == max) {
 		/* Many groups: count them all, then do it again on the heap. */
-		max = fsgate_collect(iter, mask, path, NULL, UINT_MAX);
+		max = fsgate_count(iter, path);
 		matches = kmalloc_array(max, sizeof(*matches), GFP_ATOMIC);
 		if (matches)
-			n = fsgate_collect(iter, mask, path, matches, max);
+			n = fsgate_collect(iter, path, matches, max);
 		else
 			matches = stack;
 		partial = matches == stack;
@@ -213,7 +237,7 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 		ret = fsgate_decide(matches, n, path, fsgate_inode_obj(iter));
 	else
 		for (i = 0; i < n; i++)
-			fsgate_event_queue(matches[i].group, matches[i].marks,
+			fsgate_event_queue(matches[i].group, matches[i].report,
 					   path);
 	for (i = 0; i < n; i++)
 		fsgate_group_put(matches[i].group);

@@ -223,7 +223,7 @@ static struct fsgate_obj *fsgate_find_obj(const struct fsgate_key *key)
 	struct fsnotify_mark *fsn;
 
 	fsn = fsgate_compat_find_mark(key->object, key->type, fsgate_fsn_group);
-	return fsn ? container_of(fsn, struct fsgate_obj, fsn) : NULL;
+	return fsn ? fsgate_obj_of(fsn) : NULL;
 }
 
 static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
@@ -737,7 +737,7 @@ void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
 static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
 				struct fsnotify_group *group)
 {
-	struct fsgate_obj *obj = container_of(fsn, struct fsgate_obj, fsn);
+	struct fsgate_obj *obj = fsgate_obj_of(fsn);
 	unsigned int nofs;
 	struct fsgate_sub *sub, *next;
 
@@ -752,7 +752,7 @@ static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
 
 static void fsgate_free_mark(struct fsnotify_mark *fsn)
 {
-	kfree(container_of(fsn, struct fsgate_obj, fsn));
+	kfree(fsgate_obj_of(fsn));
 	if (atomic_dec_and_test(&fsgate_live_marks))
 		wake_up(&fsgate_marks_freed);
 }

@@ -37,6 +37,12 @@ struct fsgate_obj {
 	struct list_head dead;
 };
 
+/* The object whose fsnotify mark @fsn is; fsgate's group has no other. */
+static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
+{
+	return container_of(fsn, struct fsgate_obj, fsn);
+}
+
 /**
  * struct fsgate_sub - one group's mark on one object
  * @obj_node: entry in @obj->subs
