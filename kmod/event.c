@@ -211,7 +211,7 @@ static int fsgate_event_open_fd(struct fsgate_group *group,
 	}
 	/* Writes through it raise no events: decide the file anew. */
 	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
-		fsgate_mark_forget_verdicts(d_inode(event->path.dentry));
+		fsgate_subs_forget_verdicts(d_inode(event->path.dentry));
 	return fd;
 }
 
@@ -366,7 +366,7 @@ void fsgate_event_flush(struct fsgate_group *group)
 	group->overflow_queued = false;
 	spin_unlock(&group->queue_lock);
 	if (orphans)
-		fsgate_perm_orphaned(group, orphans);
+		fsgate_perm_wake_orphans(group, orphans);
 	list_for_each_entry_safe(event, next, &dropped, node)
 		fsgate_event_done(group, event);
 }

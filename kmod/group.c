@@ -172,7 +172,7 @@ static int fsgate_group_release(struct inode *inode, struct file *file)
 {
 	struct fsgate_group *group = file->private_data;
 
-	fsgate_marks_remove_group(group);
+	fsgate_subs_remove_group(group);
 	fsgate_event_flush(group);
 	mutex_lock(&fsgate_groups_lock);
 	list_del(&group->node);
@@ -272,7 +272,7 @@ static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
 		   group->flags, group->event_f_flags, group->timeout_ms,
 		   fsgate_verdict_name(group->timeout_verdict),
 		   fsgate_verdict_name(group->orphan_verdict));
-	fsgate_marks_show_fdinfo(m, group);
+	fsgate_subs_show_fdinfo(m, group);
 }
 
 static const struct file_operations fsgate_group_fops = {

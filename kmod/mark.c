@@ -210,7 +210,7 @@ struct fsgate_key {
 	const struct dentry *mnt_root;
 };
 
-/* What adding to a sub changes; see fsgate_sub_add(). */
+/* What adding to a sub changes; see fsgate_sub_apply(). */
 struct fsgate_change {
 	u32 mask;
 	u32 ignore;
@@ -218,7 +218,7 @@ struct fsgate_change {
 	struct fsgate_cache *cache;
 };
 
-static struct fsgate_obj *fsgate_find_obj(const struct fsgate_key *key)
+static struct fsgate_obj *fsgate_obj_find(const struct fsgate_key *key)
 {
 	struct fsnotify_mark *fsn;
 
@@ -226,7 +226,7 @@ static struct fsgate_obj *fsgate_find_obj(const struct fsgate_key *key)
 	return fsn ? fsgate_obj_of(fsn) : NULL;
 }
 
-static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
+static struct fsgate_sub *fsgate_sub_find(struct fsgate_obj *obj,
 					  struct fsgate_group *group,
 					  const struct fsgate_key *key)
 {
@@ -240,12 +240,12 @@ static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
 }
 
 /* @group's sub for @key, if any; *@obj is its object, referenced, or NULL. */
-static struct fsgate_sub *fsgate_lookup(struct fsgate_group *group,
-					const struct fsgate_key *key,
+static struct fsgate_sub *fsgate_sub_lookup(struct fsgate_group *group,
+					    const struct fsgate_key *key,
 					struct fsgate_obj **obj)
 {
-	*obj = fsgate_find_obj(key);
-	return *obj ? fsgate_find_sub(*obj, group, key) : NULL;
+	*obj = fsgate_obj_find(key);
+	return *obj ? fsgate_sub_find(*obj, group, key) : NULL;
 }
 
 static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
@@ -373,8 +373,8 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 		fsgate_obj_update_mask(obj, held);	/* a stale superset is harmless */
 }
 
-static void fsgate_sub_add(struct fsgate_sub *sub,
-			   const struct fsgate_change *change)
+static void fsgate_sub_apply(struct fsgate_sub *sub,
+			     const struct fsgate_change *change)
 {
 	sub->mask |= change->mask;
 	if (change->ignore)
@@ -386,8 +386,8 @@ static void fsgate_sub_add(struct fsgate_sub *sub,
 }
 
 /* Remove what @mark names from @sub; returns whether anything is left. */
-static bool fsgate_sub_remove(struct fsgate_sub *sub,
-			      const struct fsgate_mark *mark)
+static bool fsgate_sub_clear(struct fsgate_sub *sub,
+			     const struct fsgate_mark *mark)
 {
 	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
 		WRITE_ONCE(sub->ignore, sub->ignore & ~(u32)mark->mask);
@@ -406,7 +406,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	struct fsgate_sub saved = *sub;
 	int ret;
 
-	fsgate_sub_add(sub, change);
+	fsgate_sub_apply(sub, change);
 	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
 		sub->mask = saved.mask;
@@ -441,7 +441,7 @@ static int fsgate_sub_create(struct fsgate_group *group,
 	sub->group = group;
 	sub->mnt = key->mnt;
 	sub->mnt_root = key->mnt_root;
-	fsgate_sub_add(sub, change);
+	fsgate_sub_apply(sub, change);
 	if (obj) {
 		sub->obj = obj;
 		list_add_tail_rcu(&sub->obj_node, &obj->subs);
@@ -479,12 +479,12 @@ out_cache:
 }
 
 /* Add @change to @group's sub for @key, made if need be; takes @change->cache. */
-static int fsgate_mark_add(struct fsgate_group *group,
-			   const struct fsgate_key *key,
+static int fsgate_sub_add(struct fsgate_group *group,
+			  const struct fsgate_key *key,
 			   const struct fsgate_change *change)
 {
 	struct fsgate_obj *obj;
-	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
+	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
 	int ret;
 
 	if (sub)
@@ -496,17 +496,17 @@ static int fsgate_mark_add(struct fsgate_group *group,
 	return ret;
 }
 
-static int fsgate_mark_remove(struct fsgate_group *group,
-			      const struct fsgate_key *key,
+static int fsgate_sub_remove(struct fsgate_group *group,
+			     const struct fsgate_key *key,
 			      const struct fsgate_mark *mark)
 {
 	struct fsgate_obj *obj;
-	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
+	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
 	int ret = -ENOENT;
 
 	/* A sub that only holds cached verdicts is no mark of the user's. */
 	if (sub && (sub->mask || sub->ignore)) {
-		if (fsgate_sub_remove(sub, mark))
+		if (fsgate_sub_clear(sub, mark))
 			fsgate_obj_update_mask(obj, true);
 		else
 			fsgate_sub_destroy(sub, true);
@@ -525,7 +525,7 @@ static u32 fsgate_sub_mark_type(const struct fsgate_sub *sub)
 	return sub->mnt ? FSGATE_MARK_MOUNT : FSGATE_MARK_FILESYSTEM;
 }
 
-static void fsgate_mark_flush(struct fsgate_group *group, u32 type)
+static void fsgate_subs_flush(struct fsgate_group *group, u32 type)
 {
 	struct fsgate_sub *sub, *next;
 
@@ -583,7 +583,7 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	type = mark.flags & FSGATE_MARK_TYPES;
 	if (mark.flags & FSGATE_MARK_FLUSH) {
 		nofs = fsgate_marks_lock();
-		fsgate_mark_flush(group, type);
+		fsgate_subs_flush(group, type);
 		fsgate_marks_unlock(nofs);
 		return 0;
 	}
@@ -600,16 +600,16 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	}
 	nofs = fsgate_marks_lock();
 	if (mark.flags & FSGATE_MARK_ADD)
-		ret = fsgate_mark_add(group, &key, &change);
+		ret = fsgate_sub_add(group, &key, &change);
 	else
-		ret = fsgate_mark_remove(group, &key, &mark);
+		ret = fsgate_sub_remove(group, &key, &mark);
 	fsgate_marks_unlock(nofs);
 	path_put(&path);
 	return ret;
 }
 
 /**
- * fsgate_mark_forget_verdicts() - drop every group's cached verdicts on a file
+ * fsgate_subs_forget_verdicts() - drop every group's cached verdicts on a file
  * @inode: the file
  *
  * For writes that fsnotify does not report and that may fall within the
@@ -618,13 +618,13 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
  *
  * Context: process context.
  */
-void fsgate_mark_forget_verdicts(struct inode *inode)
+void fsgate_subs_forget_verdicts(struct inode *inode)
 {
 	struct fsgate_key key = {
 		.type = FSNOTIFY_OBJ_TYPE_INODE,
 		.object = inode,
 	};
-	struct fsgate_obj *obj = fsgate_find_obj(&key);
+	struct fsgate_obj *obj = fsgate_obj_find(&key);
 	struct fsgate_sub *sub;
 
 	if (!obj)
@@ -637,7 +637,7 @@ void fsgate_mark_forget_verdicts(struct inode *inode)
 }
 
 /**
- * fsgate_mark_cache() - remember a group's verdict on a file
+ * fsgate_sub_cache_verdict() - remember a group's verdict on a file
  * @group: the group that answered
  * @inode: the file
  * @mask: the permission event the verdict was for
@@ -651,8 +651,8 @@ void fsgate_mark_forget_verdicts(struct inode *inode)
  *
  * Context: process context, may sleep.
  */
-void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
-		       u32 mask, int verdict, const struct fsgate_snap *snap)
+void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
+			      u32 mask, int verdict, const struct fsgate_snap *snap)
 {
 	unsigned int nofs;
 	struct fsgate_key key = {
@@ -666,22 +666,22 @@ void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 	if (inode_is_open_for_write(inode))
 		return;
 	nofs = fsgate_marks_lock();
-	sub = fsgate_lookup(group, &key, &obj);
+	sub = fsgate_sub_lookup(group, &key, &obj);
 	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
 	if (change.cache)
-		fsgate_mark_add(group, &key, &change);
+		fsgate_sub_add(group, &key, &change);
 	if (obj)
 		fsnotify_put_mark(&obj->fsn);
 	fsgate_marks_unlock(nofs);
 }
 
 /**
- * fsgate_marks_remove_group() - remove every mark of a group
+ * fsgate_subs_remove_group() - remove every mark of a group
  * @group: a group whose fd is being released
  *
  * Context: process context, may sleep.
  */
-void fsgate_marks_remove_group(struct fsgate_group *group)
+void fsgate_subs_remove_group(struct fsgate_group *group)
 {
 	unsigned int nofs;
 	struct fsgate_sub *sub, *next;
@@ -693,13 +693,13 @@ void fsgate_marks_remove_group(struct fsgate_group *group)
 }
 
 /**
- * fsgate_marks_show_fdinfo() - list a group's marks in its fdinfo
+ * fsgate_subs_show_fdinfo() - list a group's marks in its fdinfo
  * @m: the fdinfo file
  * @group: the group
  *
  * Context: process context, may sleep.
  */
-void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
+void fsgate_subs_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
 {
 	unsigned int nofs;
 	struct fsgate_sub *sub;

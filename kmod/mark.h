@@ -79,11 +79,11 @@ struct fsgate_sub {
 u32 fsgate_obj_union_mask(const struct fsgate_obj *obj);
 int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags);
 long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
-void fsgate_marks_remove_group(struct fsgate_group *group);
-void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
-void fsgate_mark_forget_verdicts(struct inode *inode);
-void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
-		       u32 mask, int verdict, const struct fsgate_snap *snap);
+void fsgate_subs_remove_group(struct fsgate_group *group);
+void fsgate_subs_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
+void fsgate_subs_forget_verdicts(struct inode *inode);
+void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
+			      u32 mask, int verdict, const struct fsgate_snap *snap);
 
 int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
 					  u32 mask, const void *data,

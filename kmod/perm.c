@@ -336,7 +336,7 @@ void fsgate_perm_unreport(struct fsgate_perm *perm)
  * @group: the group, already marked @shutdown
  *
  * Each event on the queue or the pending list gets the group's orphan
- * verdict. The caller calls fsgate_perm_orphaned() once it drops the lock.
+ * verdict. The caller calls fsgate_perm_wake_orphans() once it drops the lock.
  *
  * Context: @group's @queue_lock held.
  * Return: how many permission events were resolved.
@@ -363,13 +363,13 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 }
 
 /**
- * fsgate_perm_orphaned() - wake and log after fsgate_perm_orphan()
+ * fsgate_perm_wake_orphans() - wake and log after fsgate_perm_orphan()
  * @group: the group
  * @n: how many events fsgate_perm_orphan() resolved, not 0
  *
  * Context: process context; @group's @queue_lock not held.
  */
-void fsgate_perm_orphaned(struct fsgate_group *group, unsigned int n)
+void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n)
 {
 	wake_up_all(&group->perm_wq);
 	pr_info_ratelimited("group %llu (%s[%d]) went away with %u permission events pending; they are %s\n",
@@ -428,7 +428,7 @@ static size_t fsgate_perm_answer(struct fsgate_group *group,
 		if (verdicts[i])
 			atomic64_inc(&group->perm.denied);
 		if (resp[i].response & FSGATE_CACHE) {
-			/* Kept alive for fsgate_mark_cache() after unlock. */
+			/* Kept alive for fsgate_sub_cache_verdict() after unlock. */
 			refcount_inc(&perms[i]->ref);
 			perms[cached++] = perms[i];
 		}
@@ -442,8 +442,8 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		fsgate_mark_cache(group, d_inode(perms[i]->event.path.dentry),
-				  perms[i]->event.mask & FSGATE_PERM_EVENTS,
+		fsgate_sub_cache_verdict(group, d_inode(perms[i]->event.path.dentry),
+					 perms[i]->event.mask & FSGATE_PERM_EVENTS,
 				  perms[i]->verdict, &perms[i]->snap);
 		fsgate_perm_put(perms[i]);
 	}

@@ -66,7 +66,7 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 void fsgate_perm_unreport(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
-void fsgate_perm_orphaned(struct fsgate_group *group, unsigned int n);
+void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);
 ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
 			  size_t count);
 
