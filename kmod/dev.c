@@ -9,9 +9,10 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
+#include <linux/fsgate.h>
 
 #include "dev.h"
-#include "group.h"
+#include "user.h"
 
 /**
  * fsgate_ioctl_init() - FSGATE_IOC_INIT: create a listener group

@@ -31,8 +31,9 @@ void fsgate_event_init(struct fsgate_event *event, struct fsgate_group *group,
 void fsgate_event_release(struct fsgate_event *event);
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path);
-ssize_t fsgate_event_read(struct fsgate_group *group, struct file *file,
-			  char __user *buf, size_t count);
+struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
+					  size_t count);
+void fsgate_event_done(struct fsgate_group *group, struct fsgate_event *event);
 __poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,
 			   poll_table *wait);
 unsigned int fsgate_event_queued(struct fsgate_group *group);

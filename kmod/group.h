@@ -103,12 +103,14 @@ struct fsgate_group {
 extern struct list_head fsgate_groups;
 extern struct mutex fsgate_groups_lock;
 
-int fsgate_init_check(const struct fsgate_init *init);
 u32 fsgate_init_priority(const struct fsgate_init *init);
 const char *fsgate_class_name(u32 flags);
+const char *fsgate_verdict_name(u32 verdict);
 void fsgate_group_list_insert(struct list_head *head,
 			      struct fsgate_group *group);
-int fsgate_group_create(const struct fsgate_init *init);
+struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init);
+int fsgate_group_publish(struct fsgate_group *group);
+void fsgate_group_unpublish(struct fsgate_group *group);
 void fsgate_group_put(struct fsgate_group *group);
 void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats);
 

@@ -7,6 +7,7 @@
 #include <linux/fcntl.h>
 
 #include "group.h"
+#include "user.h"
 
 static struct fsgate_init valid_init(void)
 {

@@ -18,17 +18,12 @@
  * groups are freed after an RCU grace period. Lock order: fsgate_mark_mutex,
  * then fsnotify's group mark_mutex (inside fsnotify_add/destroy_mark).
  */
-#include <linux/fcntl.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/sched/mm.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "cache.h"
 #include "group.h"
@@ -71,18 +66,31 @@ static DECLARE_WAIT_QUEUE_HEAD(fsgate_marks_freed);
  */
 static LIST_HEAD(fsgate_dead_objs);
 
-/*
- * For the same reason, allocations under fsgate_mark_mutex must not
- * recurse into filesystem reclaim, which could evict one of fsgate's
- * inodes.
+/**
+ * fsgate_marks_lock() - take fsgate_mark_mutex, to change or list subs
+ *
+ * For the reason fsgate_dead_objs gives, allocations under the mutex must
+ * not recurse into filesystem reclaim, which could evict one of fsgate's
+ * inodes: they are made GFP_NOFS until fsgate_marks_unlock().
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex not held.
+ * Return: what fsgate_marks_unlock() needs to restore.
  */
-static unsigned int fsgate_marks_lock(void)
+unsigned int fsgate_marks_lock(void)
 {
 	mutex_lock(&fsgate_mark_mutex);
 	return memalloc_nofs_save();
 }
 
-static void fsgate_marks_unlock(unsigned int nofs)
+/**
+ * fsgate_marks_unlock() - release fsgate_mark_mutex
+ * @nofs: from fsgate_marks_lock()
+ *
+ * Objects destroyed under the mutex drop their last reference here.
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex held.
+ */
+void fsgate_marks_unlock(unsigned int nofs)
 {
 	struct fsgate_obj *obj, *next;
 	LIST_HEAD(dead);
@@ -120,103 +128,6 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 	return mask;
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_obj_union_mask);
-
-/**
- * fsgate_mark_check() - validate a struct fsgate_mark from userspace
- * @mark: the request, already copied from userspace
- * @group_flags: FSGATE_* flags of the group it is for
- *
- * Context: any.
- * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
- * missing event bits, permission events for a notification group, or
- * non-zero reserved fields.
- */
-int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
-{
-	u32 action = mark->flags & (FSGATE_MARK_ADD | FSGATE_MARK_REMOVE |
-				    FSGATE_MARK_FLUSH);
-	u32 type = mark->flags & FSGATE_MARK_TYPES;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mark->reserved); i++)
-		if (mark->reserved[i])
-			return -EINVAL;
-	if (mark->flags & ~FSGATE_MARK_FLAGS)
-		return -EINVAL;
-	if (hweight32(action) != 1)
-		return -EINVAL;
-	if (type != FSGATE_MARK_INODE && type != FSGATE_MARK_MOUNT &&
-	    type != FSGATE_MARK_FILESYSTEM)
-		return -EINVAL;
-	if (action == FSGATE_MARK_FLUSH)
-		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
-		       -EINVAL : 0;
-	if (!(mark->mask & FSGATE_EVENTS))
-		return -EINVAL;
-	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
-		return -EINVAL;
-	/* As fanotify: only groups that decide may ask to decide. */
-	if ((mark->mask & FSGATE_PERM_EVENTS) &&
-	    (group_flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF)
-		return -EINVAL;
-	if ((mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
-	    !(mark->flags & FSGATE_MARK_IGNORED_MASK))
-		return -EINVAL;
-	return 0;
-}
-EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mark_check);
-
-/* Resolve the object of a mark request, as fanotify_mark(2) does. */
-static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
-{
-	const char __user *name = u64_to_user_ptr(mark->pathname);
-	unsigned int lookup = 0;
-	struct file *file;
-	int ret;
-
-	if (!name) {
-		file = fget(mark->dirfd);
-		if (!file)
-			return -EBADF;
-		if ((mark->flags & FSGATE_MARK_ONLYDIR) &&
-		    !S_ISDIR(file_inode(file)->i_mode)) {
-			fput(file);
-			return -ENOTDIR;
-		}
-		*path = file->f_path;
-		path_get(path);
-		fput(file);
-	} else {
-		if (!(mark->flags & FSGATE_MARK_DONT_FOLLOW))
-			lookup |= LOOKUP_FOLLOW;
-		if (mark->flags & FSGATE_MARK_ONLYDIR)
-			lookup |= LOOKUP_DIRECTORY;
-		ret = user_path_at(mark->dirfd, name, lookup, path);
-		if (ret)
-			return ret;
-	}
-	/* Watching an object needs read permission on it. */
-	ret = path_permission(path, MAY_READ);
-	if (ret)
-		path_put(path);
-	return ret;
-}
-
-/* Which sub a request is about: the object, and the mount for a mount mark. */
-struct fsgate_key {
-	unsigned int type;
-	void *object;
-	const struct vfsmount *mnt;
-	const struct dentry *mnt_root;
-};
-
-/* What adding to a sub changes; see fsgate_sub_apply(). */
-struct fsgate_change {
-	u32 mask;
-	u32 ignore;
-	bool surv_modify;
-	struct fsgate_cache *cache;
-};
 
 static struct fsgate_obj *fsgate_obj_find(const struct fsgate_key *key)
 {
@@ -385,14 +296,14 @@ static void fsgate_sub_apply(struct fsgate_sub *sub,
 		fsgate_cache_replace(sub, change->cache);
 }
 
-/* Remove what @mark names from @sub; returns whether anything is left. */
+/* Remove @change's events from @sub; returns whether anything is left. */
 static bool fsgate_sub_clear(struct fsgate_sub *sub,
-			     const struct fsgate_mark *mark)
+			     const struct fsgate_change *change)
 {
-	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
-		WRITE_ONCE(sub->ignore, sub->ignore & ~(u32)mark->mask);
+	if (change->ignore)
+		WRITE_ONCE(sub->ignore, sub->ignore & ~change->ignore);
 	else
-		sub->mask &= ~(u32)mark->mask;
+		sub->mask &= ~change->mask;
 	return sub->mask || sub->ignore || rcu_access_pointer(sub->cache);
 }
 
@@ -478,9 +389,19 @@ out_cache:
 	return ret;
 }
 
-/* Add @change to @group's sub for @key, made if need be; takes @change->cache. */
-static int fsgate_sub_add(struct fsgate_group *group,
-			  const struct fsgate_key *key,
+/**
+ * fsgate_sub_add() - add events to a group's sub, made if need be
+ * @group: the group
+ * @key: the object, and the mount for a mount mark
+ * @change: what to add; its @cache, if any, is taken over (freed on
+ *	failure)
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ * Return: 0; -ENOSPC past max_marks; -ENOMEM; or an error from fsnotify
+ * adding the object's mark.
+ */
+int fsgate_sub_add(struct fsgate_group *group,
+		   const struct fsgate_key *key,
 			   const struct fsgate_change *change)
 {
 	struct fsgate_obj *obj;
@@ -496,9 +417,21 @@ static int fsgate_sub_add(struct fsgate_group *group,
 	return ret;
 }
 
-static int fsgate_sub_remove(struct fsgate_group *group,
-			     const struct fsgate_key *key,
-			      const struct fsgate_mark *mark)
+/**
+ * fsgate_sub_remove() - remove events from a group's sub
+ * @group: the group
+ * @key: the object, and the mount for a mount mark
+ * @change: the events to remove, from @change->ignore if set, else from
+ *	@change->mask
+ *
+ * The sub goes when nothing is left of it.
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ * Return: 0, or -ENOENT when the group has no such sub.
+ */
+int fsgate_sub_remove(struct fsgate_group *group,
+		      const struct fsgate_key *key,
+		      const struct fsgate_change *change)
 {
 	struct fsgate_obj *obj;
 	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
@@ -506,7 +439,7 @@ static int fsgate_sub_remove(struct fsgate_group *group,
 
 	/* A sub that only holds cached verdicts is no mark of the user's. */
 	if (sub && (sub->mask || sub->ignore)) {
-		if (fsgate_sub_clear(sub, mark))
+		if (fsgate_sub_clear(sub, change))
 			fsgate_obj_update_mask(obj, true);
 		else
 			fsgate_sub_destroy(sub, true);
@@ -525,87 +458,20 @@ static u32 fsgate_sub_mark_type(const struct fsgate_sub *sub)
 	return sub->mnt ? FSGATE_MARK_MOUNT : FSGATE_MARK_FILESYSTEM;
 }
 
-static void fsgate_subs_flush(struct fsgate_group *group, u32 type)
+/**
+ * fsgate_subs_flush() - remove every sub of a group of one mark type
+ * @group: the group
+ * @type: FSGATE_MARK_INODE, _MOUNT or _FILESYSTEM
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ */
+void fsgate_subs_flush(struct fsgate_group *group, u32 type)
 {
 	struct fsgate_sub *sub, *next;
 
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
 		if (fsgate_sub_mark_type(sub) == type)
 			fsgate_sub_destroy(sub, false);
-}
-
-static void fsgate_mark_key(struct fsgate_key *key, u32 type,
-			    const struct path *path)
-{
-	*key = (struct fsgate_key) {
-		.type = FSNOTIFY_OBJ_TYPE_SB,
-		.object = path->mnt->mnt_sb,
-	};
-	if (type == FSGATE_MARK_INODE) {
-		key->type = FSNOTIFY_OBJ_TYPE_INODE;
-		key->object = d_inode(path->dentry);
-	} else if (type == FSGATE_MARK_MOUNT) {
-		key->mnt = path->mnt;
-		key->mnt_root = path->mnt->mnt_root;
-	}
-}
-
-/**
- * fsgate_ioctl_mark() - FSGATE_IOC_MARK: add, remove or flush marks
- * @group: the group of the fd the ioctl came on
- * @arg: userspace pointer to a struct fsgate_mark
- *
- * A mount mark is kept on the superblock and matches events whose path
- * goes through that vfsmount, so a bind mount and its original are told
- * apart.
- *
- * Context: process context, may sleep.
- * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
- * -EBADF, -ENOENT, -ENOTDIR, -EACCES and other lookup errors for the
- * object; -ENOENT to remove a mark that does not exist; -ENOSPC past
- * max_marks; -ENOMEM.
- */
-long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
-{
-	unsigned int nofs;
-	struct fsgate_change change = {};
-	struct fsgate_mark mark;
-	struct fsgate_key key;
-	struct path path;
-	u32 type;
-	long ret;
-
-	if (copy_from_user(&mark, arg, sizeof(mark)))
-		return -EFAULT;
-	ret = fsgate_mark_check(&mark, group->flags);
-	if (ret)
-		return ret;
-	type = mark.flags & FSGATE_MARK_TYPES;
-	if (mark.flags & FSGATE_MARK_FLUSH) {
-		nofs = fsgate_marks_lock();
-		fsgate_subs_flush(group, type);
-		fsgate_marks_unlock(nofs);
-		return 0;
-	}
-
-	ret = fsgate_mark_path(&mark, &path);
-	if (ret)
-		return ret;
-	fsgate_mark_key(&key, type, &path);
-	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
-		change.ignore = mark.mask;
-		change.surv_modify = mark.flags & FSGATE_MARK_IGNORED_SURV_MODIFY;
-	} else {
-		change.mask = mark.mask;
-	}
-	nofs = fsgate_marks_lock();
-	if (mark.flags & FSGATE_MARK_ADD)
-		ret = fsgate_sub_add(group, &key, &change);
-	else
-		ret = fsgate_sub_remove(group, &key, &mark);
-	fsgate_marks_unlock(nofs);
-	path_put(&path);
-	return ret;
 }
 
 /**
@@ -689,41 +555,6 @@ void fsgate_subs_remove_group(struct fsgate_group *group)
 	nofs = fsgate_marks_lock();
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
 		fsgate_sub_destroy(sub, false);
-	fsgate_marks_unlock(nofs);
-}
-
-/**
- * fsgate_subs_show_fdinfo() - list a group's marks in its fdinfo
- * @m: the fdinfo file
- * @group: the group
- *
- * Context: process context, may sleep.
- */
-void fsgate_subs_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
-{
-	unsigned int nofs;
-	struct fsgate_sub *sub;
-	struct inode *inode;
-	struct super_block *sb;
-
-	nofs = fsgate_marks_lock();
-	list_for_each_entry(sub, &group->subs, group_node) {
-		if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
-			inode = sub->obj->object;
-			seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
-				   inode->i_ino, inode->i_sb->s_dev);
-		} else if (sub->mnt) {
-			sb = sub->obj->object;
-			seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
-		} else {
-			sb = sub->obj->object;
-			seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
-		}
-		/* The object's union mask shows what the kernel reports. */
-		seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
-			   sub->mask, READ_ONCE(sub->ignore),
-			   READ_ONCE(sub->obj->fsn.mask));
-	}
 	fsgate_marks_unlock(nofs);
 }
 

@@ -76,11 +76,32 @@ struct fsgate_sub {
 	struct rcu_head rcu;
 };
 
+/* Which sub a request is about: the object, and the mount for a mount mark. */
+struct fsgate_key {
+	unsigned int type;
+	void *object;
+	const struct vfsmount *mnt;
+	const struct dentry *mnt_root;
+};
+
+/* What a request adds to or removes from a sub; see fsgate_sub_add(). */
+struct fsgate_change {
+	u32 mask;
+	u32 ignore;
+	bool surv_modify;
+	struct fsgate_cache *cache;
+};
+
 u32 fsgate_obj_union_mask(const struct fsgate_obj *obj);
-int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags);
-long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
+unsigned int fsgate_marks_lock(void);
+void fsgate_marks_unlock(unsigned int nofs);
+int fsgate_sub_add(struct fsgate_group *group, const struct fsgate_key *key,
+		   const struct fsgate_change *change);
+int fsgate_sub_remove(struct fsgate_group *group,
+		      const struct fsgate_key *key,
+		      const struct fsgate_change *change);
+void fsgate_subs_flush(struct fsgate_group *group, u32 type);
 void fsgate_subs_remove_group(struct fsgate_group *group);
-void fsgate_subs_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
 void fsgate_subs_forget_verdicts(struct inode *inode);
 void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
 			      u32 mask, int verdict, const struct fsgate_snap *snap);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Permission events: asking one group about one access, waiting for its
- * answer within the group's bound, taking answers from write(), and
- * resolving what is left when the group goes away.
+ * Permission events, their whole life: asking one group about one access,
+ * reporting it to a reader, waiting for its answer within the group's
+ * bound, applying answers (user.c parses them from write()), resolving
+ * what is left when the group goes away, and caching verdicts.
  *
  * Locking: the group's @queue_lock protects the state of each of its
  * permission events, the lists they are on (queue, then pending) and
@@ -35,59 +36,6 @@ static unsigned int max_pending_events = 16384;
 module_param(max_pending_events, uint, 0644);
 MODULE_PARM_DESC(max_pending_events,
 		 "Permission events one group may have unresolved, unless FSGATE_UNLIMITED_QUEUE; past it the timeout verdict applies at once (16384)");
-
-#define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
-				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
-
-/* The errnos a deny may carry: 6.13's FAN_DENY_ERRNO set, and EACCES. */
-static bool fsgate_deny_errno_valid(int err)
-{
-	switch (err) {
-	case EPERM:
-	case EACCES:
-	case EIO:
-	case EBUSY:
-	case ETXTBSY:
-	case EAGAIN:
-	case ENOSPC:
-	case EDQUOT:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/**
- * fsgate_response_check() - validate the @response word of an answer
- * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno
- * @verdict: set to 0 for an allow, or the negative errno of a deny
- *
- * Context: any.
- * Return: 0, or -EINVAL for unknown bits, neither or both of allow and
- * deny, an errno with an allow, or an errno outside the set.
- */
-int fsgate_response_check(u32 response, int *verdict)
-{
-	int err = FSGATE_RESPONSE_ERRNO(response);
-
-	if (response & ~FSGATE_RESPONSE_BITS)
-		return -EINVAL;
-	switch (response & (FSGATE_ALLOW | FSGATE_DENY)) {
-	case FSGATE_ALLOW:
-		if (err)
-			return -EINVAL;
-		*verdict = 0;
-		return 0;
-	case FSGATE_DENY:
-		if (err && !fsgate_deny_errno_valid(err))
-			return -EINVAL;
-		*verdict = err ? -err : -EPERM;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_response_check);
 
 /**
  * fsgate_policy_verdict() - the verdict a timeout or orphan policy gives
@@ -449,107 +397,36 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 	}
 }
 
-/* Check every response word; a bad one rejects the whole write. */
-static int fsgate_responses_check(const struct fanotify_response *resp,
-				  int *verdicts, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (resp[i].fd < 0 ||
-		    fsgate_response_check(resp[i].response, &verdicts[i]))
-			return -EINVAL;
-	return 0;
-}
-
-/* Responses one write() answers without allocating: the common case. */
-#define FSGATE_RESPONSE_STACK	8
-
-/* A write()'s responses, their verdicts and their events. */
-struct fsgate_answers {
-	struct fanotify_response *resp;
-	int *verdicts;
-	struct fsgate_perm **perms;
-	struct fanotify_response resp_stack[FSGATE_RESPONSE_STACK];
-	int verdicts_stack[FSGATE_RESPONSE_STACK];
-	struct fsgate_perm *perms_stack[FSGATE_RESPONSE_STACK];
-};
-
-static int fsgate_answers_get(struct fsgate_answers *a,
-			      const char __user *buf, size_t n)
-{
-	if (n <= FSGATE_RESPONSE_STACK) {
-		a->resp = a->resp_stack;
-		a->verdicts = a->verdicts_stack;
-		a->perms = a->perms_stack;
-	} else {
-		a->resp = kmalloc_array(n, sizeof(*a->resp), GFP_KERNEL);
-		a->verdicts = kmalloc_array(n, sizeof(*a->verdicts), GFP_KERNEL);
-		a->perms = kmalloc_array(n, sizeof(*a->perms), GFP_KERNEL);
-		if (!a->resp || !a->verdicts || !a->perms)
-			return -ENOMEM;
-	}
-	if (copy_from_user(a->resp, buf, n * sizeof(*a->resp)))
-		return -EFAULT;
-	return 0;
-}
-
-static void fsgate_answers_put(struct fsgate_answers *a)
-{
-	if (a->resp == a->resp_stack)
-		return;
-	kfree(a->perms);
-	kfree(a->verdicts);
-	kfree(a->resp);
-}
-
 /**
- * fsgate_perm_write() - write() on a group fd: answers to permission events
+ * fsgate_perms_answer() - apply a write()'s checked answers, all or none
  * @group: the group
- * @buf: one or more struct fanotify_response
- * @count: their size in bytes
+ * @resp: the responses, each naming its event by the fd its read gave
+ * @verdicts: each response's verdict, from fsgate_response_check()
+ * @perms: room for @n events
+ * @n: how many responses
  *
- * All or nothing: either every response names a pending event (by the fd
- * its read gave) and is applied, or none is.
+ * Either every response names a pending event and is applied, or none is.
  *
- * Context: process context, may sleep.
- * Return: @count; -EINVAL for a group that is not asked, a size that is
- * not a whole number of responses (or above FSGATE_RESPONSE_MAX of them),
- * a negative fd or a bad response word; -ENOENT when a response names no
- * pending event, or one that another response of the write answers
- * already; -EFAULT; -ENOMEM.
+ * Context: process context, may sleep; no fsgate locks held.
+ * Return: 0, or -ENOENT when a response names no pending event, or one
+ * that another response of the write answers already.
  */
-ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
-			  size_t count)
+int fsgate_perms_answer(struct fsgate_group *group,
+			const struct fanotify_response *resp,
+			const int *verdicts, struct fsgate_perm **perms,
+			size_t n)
 {
-	size_t n = count / sizeof(struct fanotify_response);
-	struct fsgate_answers a = {};
-	size_t cached;
-	ssize_t ret;
-
-	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
-	    !n || n > FSGATE_RESPONSE_MAX ||
-	    count % sizeof(struct fanotify_response))
-		return -EINVAL;
-	ret = fsgate_answers_get(&a, buf, n);
-	if (ret)
-		goto out_put;
-	ret = fsgate_responses_check(a.resp, a.verdicts, n);
-	if (ret)
-		goto out_put;
+	size_t cached = 0;
+	int ret;
 
 	spin_lock(&group->queue_lock);
-	ret = fsgate_perm_find_all(group, a.resp, a.perms, n);
+	ret = fsgate_perm_find_all(group, resp, perms, n);
 	if (!ret)
-		cached = fsgate_perm_answer(group, a.resp, a.verdicts, a.perms,
-					    n);
+		cached = fsgate_perm_answer(group, resp, verdicts, perms, n);
 	spin_unlock(&group->queue_lock);
 	if (ret)
-		goto out_put;
+		return ret;
 	wake_up_all(&group->perm_wq);
-	fsgate_perm_cache(group, a.perms, cached);
-	ret = count;
-out_put:
-	fsgate_answers_put(&a);
-	return ret;
+	fsgate_perm_cache(group, perms, cached);
+	return 0;
 }

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "event.h"
 
+struct fanotify_response;
 struct fsgate_group;
 struct path;
 
@@ -55,7 +56,6 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
 	return container_of(event, struct fsgate_perm, event);
 }
 
-int fsgate_response_check(u32 response, int *verdict);
 int fsgate_policy_verdict(u32 policy);
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path, int *verdict);
@@ -67,7 +67,9 @@ void fsgate_perm_unreport(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
 void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);
-ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
-			  size_t count);
+int fsgate_perms_answer(struct fsgate_group *group,
+			const struct fanotify_response *resp,
+			const int *verdicts, struct fsgate_perm **perms,
+			size_t n);
 
 #endif /* _FSGATE_PERM_H */
