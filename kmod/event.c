@@ -51,44 +51,6 @@ u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_event_mask);
 
-/* The pid an event of @group names: the thread, or its thread group. */
-static struct pid *fsgate_event_pid(const struct fsgate_group *group)
-{
-	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
-						  task_tgid(current);
-}
-
-/**
- * fsgate_event_init() - fill in an event about the current process
- * @event: the event
- * @group: the group it is for
- * @mask: FAN_* bits
- * @path: the file; pinned until fsgate_event_release()
- *
- * Context: any.
- */
-void fsgate_event_init(struct fsgate_event *event, struct fsgate_group *group,
-		       u32 mask, const struct path *path)
-{
-	INIT_LIST_HEAD(&event->node);
-	event->mask = mask;
-	event->path = *path;
-	path_get(&event->path);
-	event->pid = get_pid(fsgate_event_pid(group));
-}
-
-/**
- * fsgate_event_release() - drop what an event pins
- * @event: from fsgate_event_init()
- *
- * Context: process context.
- */
-void fsgate_event_release(struct fsgate_event *event)
-{
-	path_put(&event->path);
-	put_pid(event->pid);
-}
-
 static void fsgate_event_free(struct fsgate_event *event)
 {
 	fsgate_event_release(event);
@@ -162,7 +124,7 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 		}
 		goto out_unlock;
 	}
-	fsgate_event_init(event, group, mask, path);
+	fsgate_event_init(event, mask, path, pid);
 	list_add_tail(&event->node, &group->queue);
 	group->queued++;
 	event = NULL;

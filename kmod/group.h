@@ -99,6 +99,13 @@ struct fsgate_group {
 	} perm;
 };
 
+/* The pid an event of @group names: the thread, or its thread group. */
+static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)
+{
+	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
+						  task_tgid(current);
+}
+
 /* All live groups, highest priority first; equal priorities by age. */
 extern struct list_head fsgate_groups;
 extern struct mutex fsgate_groups_lock;

@@ -56,18 +56,6 @@ static const char *fsgate_verdict_word(int verdict)
 }
 
 /**
- * fsgate_is_perm() - whether a queued event is a permission event
- * @event: the event
- *
- * Context: any.
- * Return: true for the @event of a struct fsgate_perm.
- */
-bool fsgate_is_perm(const struct fsgate_event *event)
-{
-	return event->mask & FSGATE_PERM_EVENTS;
-}
-
-/**
  * fsgate_perm_put() - drop a reference to a permission event
  * @perm: the event
  *
@@ -131,7 +119,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!perm)
 		goto out_overflow;
-	fsgate_event_init(&perm->event, group, mask, path);
+	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));
 	refcount_set(&perm->ref, 1);
 	perm->group = group;
 	perm->fd = FAN_NOFD;

@@ -60,7 +60,6 @@ int fsgate_policy_verdict(u32 policy);
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path, int *verdict);
 int fsgate_perm_wait(struct fsgate_perm *perm);
-bool fsgate_is_perm(const struct fsgate_event *event);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 void fsgate_perm_unreport(struct fsgate_perm *perm);
