@@ -149,6 +149,7 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 	unsigned int start, end;
 	int verdict = 0;
 
+	might_sleep();
 	fsgate_matches_sort(matches, n);
 	for (start = 0; start < n && !verdict; start = end) {
 		end = fsgate_tier_end(matches, n, start);

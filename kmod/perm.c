@@ -85,6 +85,8 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 	struct fsgate_group *group = perm->group;
 
 	lockdep_assert_held(&group->queue_lock);
+	if (WARN_ON_ONCE(perm->state == FSGATE_PERM_DONE))
+		return;
 	list_del_init(&perm->event.node);
 	if (perm->state == FSGATE_PERM_QUEUED)
 		group->queued--;
@@ -222,6 +224,7 @@ int fsgate_perm_wait(struct fsgate_perm *perm)
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm)
 {
 	lockdep_assert_held(&group->queue_lock);
+	WARN_ON_ONCE(perm->state != FSGATE_PERM_QUEUED);
 	perm->state = FSGATE_PERM_REPORTED;
 	list_add_tail(&perm->event.node, &group->pending);
 	refcount_inc(&perm->ref);
@@ -318,15 +321,16 @@ static struct fsgate_perm *fsgate_perm_find(struct fsgate_group *group, int fd)
 {
 	struct fsgate_perm *perm;
 
+	lockdep_assert_held(&group->queue_lock);
 	list_for_each_entry(perm, &group->pending, event.node)
-		if (perm->fd == fd && !perm->answering)
+		if (perm->fd == fd && perm->state == FSGATE_PERM_REPORTED)
 			return perm;
 	return NULL;
 }
 
 /*
  * Find the event of every response; all or none. On success each is
- * marked @answering; on failure none is.
+ * %FSGATE_PERM_ANSWERING; on failure none is.
  */
 static int fsgate_perm_find_all(struct fsgate_group *group,
 				const struct fanotify_response *resp,
@@ -339,13 +343,13 @@ static int fsgate_perm_find_all(struct fsgate_group *group,
 		perms[i] = fsgate_perm_find(group, resp[i].fd);
 		if (!perms[i])
 			goto out_undo;
-		perms[i]->answering = true;
+		perms[i]->state = FSGATE_PERM_ANSWERING;
 	}
 	return 0;
 
 out_undo:
 	while (i--)
-		perms[i]->answering = false;
+		perms[i]->state = FSGATE_PERM_REPORTED;
 	return -ENOENT;
 }
 

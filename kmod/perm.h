@@ -13,10 +13,17 @@ struct fanotify_response;
 struct fsgate_group;
 struct path;
 
-/* Where a permission event is; see struct fsgate_perm. */
+/*
+ * Where a permission event is; see struct fsgate_perm. QUEUED ->
+ * REPORTED -> DONE, or straight to DONE from QUEUED (timeout, orphan,
+ * killed waiter). ANSWERING lasts only within the locked section of one
+ * write(): its responses take their events, then resolve them all or
+ * give them back.
+ */
 enum fsgate_perm_state {
 	FSGATE_PERM_QUEUED,	/* on the group's queue, not read yet */
 	FSGATE_PERM_REPORTED,	/* read, on the group's pending list */
+	FSGATE_PERM_ANSWERING,	/* taken by a response of a write() */
 	FSGATE_PERM_DONE,	/* resolved: @verdict holds */
 };
 
@@ -30,8 +37,6 @@ enum fsgate_perm_state {
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
  *	is also read locklessly by the waiting process
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
- * @cache: the answer asked for the verdict to be cached
- * @answering: taken by a response being applied, under @queue_lock
  * @deadline: jiffies by which the group must answer
  * @unbounded: the group waits without a deadline
  * @snap: the file when the group was asked, for the verdict cache
@@ -42,8 +47,6 @@ struct fsgate_perm {
 	struct fsgate_group *group;
 	int fd;
 	u8 state;
-	bool cache;
-	bool answering;
 	bool unbounded;
 	int verdict;
 	unsigned long deadline;
