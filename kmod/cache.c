@@ -55,6 +55,7 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 	struct fsgate_cache *cache = rcu_dereference(sub->cache);
 	struct fsgate_snap now;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	if (!cache || !((cache->allow | cache->deny) & mask))
 		return FSGATE_CACHED_NONE;
 	/*
@@ -117,7 +118,8 @@ enum fsgate_cached fsgate_cache_check(struct fsgate_obj *obj,
  * Verdicts of @sub's entry made on the same snapshot are kept, others
  * dropped.
  *
- * Context: process context, may sleep; fsgate_mark_mutex held.
+ * Context: process context, may sleep; fsgate_mark_mutex held (mark.c
+ * asserts it).
  * Return: an unpublished entry, or NULL without memory.
  */
 struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
@@ -154,7 +156,7 @@ struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
  * @sub: the sub
  * @cache: from fsgate_cache_merge()
  *
- * Context: fsgate_mark_mutex held.
+ * Context: fsgate_mark_mutex held (fsgate_sub_apply() asserts it).
  */
 void fsgate_cache_replace(struct fsgate_sub *sub, struct fsgate_cache *cache)
 {

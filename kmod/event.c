@@ -81,6 +81,7 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 {
 	struct fsgate_event *last;
 
+	lockdep_assert_held(&group->queue_lock);
 	if (list_empty(&group->queue))
 		return false;
 	last = list_last_entry(&group->queue, struct fsgate_event, node);

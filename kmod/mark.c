@@ -95,6 +95,7 @@ void fsgate_marks_unlock(unsigned int nofs)
 	struct fsgate_obj *obj, *next;
 	LIST_HEAD(dead);
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	list_splice_init(&fsgate_dead_objs, &dead);
 	memalloc_nofs_restore(nofs);
 	mutex_unlock(&fsgate_mark_mutex);
@@ -155,6 +156,7 @@ static struct fsgate_sub *fsgate_sub_lookup(struct fsgate_group *group,
 					    const struct fsgate_key *key,
 					struct fsgate_obj **obj)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	*obj = fsgate_obj_find(key);
 	return *obj ? fsgate_sub_find(*obj, group, key) : NULL;
 }
@@ -178,6 +180,7 @@ static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
 /* Drop fsgate's mark on @obj; the caller holds no reference of its own. */
 static void fsgate_obj_destroy(struct fsgate_obj *obj)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	obj->detaching = true;
 	/* fsnotify_destroy_mark() wants the caller to hold a reference. */
 	refcount_inc(&obj->fsn.refcnt);
@@ -241,6 +244,7 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 	struct fsgate_obj *tmp;
 	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (mask == old && evictable == was_evictable)
 		return 0;
 	if (!held && was_evictable)
@@ -262,6 +266,7 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 
 static void fsgate_sub_unlink(struct fsgate_sub *sub)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	list_del_rcu(&sub->obj_node);
 	list_del(&sub->group_node);
 	sub->group->nr_marks--;
@@ -277,6 +282,7 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 {
 	struct fsgate_obj *obj = sub->obj;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	fsgate_sub_unlink(sub);
 	if (list_empty(&obj->subs))
 		fsgate_obj_destroy(obj);
@@ -287,6 +293,7 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 static void fsgate_sub_apply(struct fsgate_sub *sub,
 			     const struct fsgate_change *change)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	sub->mask |= change->mask;
 	if (change->ignore)
 		WRITE_ONCE(sub->ignore, sub->ignore | change->ignore);
@@ -300,6 +307,7 @@ static void fsgate_sub_apply(struct fsgate_sub *sub,
 static bool fsgate_sub_clear(struct fsgate_sub *sub,
 			     const struct fsgate_change *change)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (change->ignore)
 		WRITE_ONCE(sub->ignore, sub->ignore & ~change->ignore);
 	else
@@ -317,6 +325,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	struct fsgate_sub saved = *sub;
 	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	fsgate_sub_apply(sub, change);
 	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
@@ -331,8 +340,10 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 }
 
 /*
- * Make a new sub with @change for @group; @obj may not exist yet. The sub
- * takes over @change->cache, which is freed on failure.
+ * Make a new sub with @change for @group; @obj may not exist yet.
+ * @change->cache passes to the sub in fsgate_sub_apply(), and a sub that
+ * fails goes with it (out_free_sub); before there is a sub, a failure
+ * frees the cache where it happens.
  */
 static int fsgate_sub_create(struct fsgate_group *group,
 			     const struct fsgate_key *key,
@@ -340,15 +351,19 @@ static int fsgate_sub_create(struct fsgate_group *group,
 			     const struct fsgate_change *change)
 {
 	struct fsgate_sub *sub;
-	int ret = -ENOSPC;
+	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (group->nr_marks >= max_marks &&
-	    !(group->flags & FSGATE_UNLIMITED_MARKS))
-		goto out_cache;
-	ret = -ENOMEM;
+	    !(group->flags & FSGATE_UNLIMITED_MARKS)) {
+		fsgate_cache_free(change->cache);
+		return -ENOSPC;
+	}
 	sub = kzalloc(sizeof(*sub), GFP_KERNEL_ACCOUNT);
-	if (!sub)
-		goto out_cache;
+	if (!sub) {
+		fsgate_cache_free(change->cache);
+		return -ENOMEM;
+	}
 	sub->group = group;
 	sub->mnt = key->mnt;
 	sub->mnt_root = key->mnt_root;
@@ -359,13 +374,14 @@ static int fsgate_sub_create(struct fsgate_group *group,
 		ret = fsgate_obj_update_mask(obj, true);
 		if (ret) {
 			list_del_rcu(&sub->obj_node);
-			goto out_free;
+			goto out_free_sub;
 		}
 	} else {
+		ret = -ENOMEM;
 		obj = fsgate_obj_alloc(key->type, key->object,
 				       fsgate_fsn_group);
 		if (!obj)
-			goto out_free;
+			goto out_free_sub;
 		sub->obj = obj;
 		list_add_tail(&sub->obj_node, &obj->subs);
 		fsgate_obj_set_mask(obj, fsgate_obj_union_mask(obj),
@@ -374,18 +390,15 @@ static int fsgate_sub_create(struct fsgate_group *group,
 		/* Once added, the object's connector holds the mark. */
 		fsnotify_put_mark(&obj->fsn);
 		if (ret)
-			goto out_free;
+			goto out_free_sub;
 	}
 	list_add_tail(&sub->group_node, &group->subs);
 	group->nr_marks++;
 	return 0;
 
-out_free:
+out_free_sub:
 	fsgate_cache_drop(sub);
 	kfree_rcu(sub, rcu);
-	return ret;
-out_cache:
-	fsgate_cache_free(change->cache);
 	return ret;
 }
 
@@ -408,6 +421,7 @@ int fsgate_sub_add(struct fsgate_group *group,
 	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
 	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (sub)
 		ret = fsgate_sub_change(sub, change);
 	else
@@ -437,6 +451,7 @@ int fsgate_sub_remove(struct fsgate_group *group,
 	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
 	int ret = -ENOENT;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	/* A sub that only holds cached verdicts is no mark of the user's. */
 	if (sub && (sub->mask || sub->ignore)) {
 		if (fsgate_sub_clear(sub, change))
@@ -469,6 +484,7 @@ void fsgate_subs_flush(struct fsgate_group *group, u32 type)
 {
 	struct fsgate_sub *sub, *next;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
 		if (fsgate_sub_mark_type(sub) == type)
 			fsgate_sub_destroy(sub, false);
