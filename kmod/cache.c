@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verdict cache: a group that answers with FSGATE_CACHE is not asked
- * again about the same access to the same file until the file changes.
+ * The verdict cache (layer 0, calls nothing of fsgate's): a group that
+ * answers with FSGATE_CACHE is not asked again about the same access to
+ * the same file until the file changes.
  *
  * A group's cached verdicts on a file live in its sub on the file's inode
  * (mark.c makes one if need be), so they share the inode mark's lifetime

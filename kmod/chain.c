@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decision chain: the groups that want a permission event are asked
- * in priority order, highest first. Groups of equal priority form a tier
- * and are asked at once; a tier denies if any member denies; the first
- * deny ends the chain, so no lower tier hears of the access. One group's
- * allow never overrides another's deny.
+ * The decision chain (layer 3, calls perm.c and cache.c): the groups that
+ * want a permission event are asked in priority order, highest first.
+ * Groups of equal priority form a tier and are asked at once; a tier
+ * denies if any member denies; the first deny ends the chain, so no lower
+ * tier hears of the access. One group's allow never overrides another's
+ * deny.
  */
 #include <linux/sort.h>
 

@@ -10,7 +10,8 @@
 #include <linux/fsnotify_backend.h>
 
 /*
- * Where fsgate's fsnotify group stands among the kernel's groups.
+ * Where fsgate's fsnotify group for its marks (fsgate_fsn_group, mark.c)
+ * stands among the kernel's groups.
  *
  * 6.1 orders groups by a plain unsigned priority (fanotify uses 0..2), so
  * fsgate takes the top and is asked before every in-tree group.
@@ -45,7 +46,7 @@
 
 /*
  * The kernels without FSNOTIFY_GROUP_NOFS are those that index counters
- * by group priority; a failed probe there would leave fsgate's group at
+ * by group priority; a failed probe there would leave fsgate_fsn_group at
  * an invalid priority, never asked (a silent fail-open).
  */
 #if !defined(FSNOTIFY_GROUP_NOFS) && !defined(FSGATE_HAVE_FSNOTIFY_PRIO_ENUM)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/fsgate: the misc device through which listener groups are made.
- * Its only operation is FSGATE_IOC_INIT; everything else happens on the
- * group fd it returns.
+ * /dev/fsgate (layer 4, calls user.c): the misc device through which
+ * listener groups are made. Its only operation is FSGATE_IOC_INIT;
+ * everything else happens on the group fd it returns.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dispatch: fsnotify's callback for fsgate's marks. Every fsgate listener
- * group shares one fsnotify group for its marks (mark.c): the fsnotify
- * mark on an object carries the union of their subscriptions, and each
- * event is matched here against every group's subscriptions on the
- * objects involved, so fsgate decides itself which groups hear of it and
- * in which order. Notification events go to the groups' queues (event.c),
- * permission events to the decision chain (chain.c).
+ * Dispatch (layer 3): fsnotify's callback for fsgate's marks. Every fsgate
+ * listener group shares one fsnotify group for its marks (mark.c): the
+ * fsnotify mark on an object carries the union of their subscriptions, and
+ * each event is matched here against every group's subscriptions on the
+ * objects involved, so fsgate decides itself which groups hear of it and in
+ * which order. Notification events go to the groups' queues (event.c),
+ * permission events to the decision chain (chain.c). Calls go downward only;
+ * fsnotify reaches this file through the ops table of mark.c.
  */
 #include <linux/err.h>
 #include <linux/fsnotify_backend.h>

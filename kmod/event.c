@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event queue: which bits a group is told of, queueing notification
- * events, taking events off the queue for a reader (user.c copies them
- * out), and flushing the queue when the group goes away.
+ * The event queue (layer 2): which bits a group is told of, queueing
+ * notification events, taking events off the queue for a reader (user.c
+ * copies them out), and flushing the queue when the group goes away.
+ * Calls go downward only: to perm.c, for the permission events that share
+ * the queue.
  *
  * Locking: a group's @queue_lock (a spinlock) protects @queue, @queued,
  * @overflow_queued and @shutdown. Events are allocated before it is
  * taken and freed after it is dropped. Permission events share the queue
- * (perm.c owns their state) but never merge.
+ * (perm.c owns their state) but never merge. The lock order of the
+ * module is at the top of mark.c.
  */
 #include <linux/fanotify.h>
 #include <linux/module.h>

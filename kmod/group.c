@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Listener groups: the object, its references, its counters, and the list
- * that keeps groups in the order they are asked. The group fd that owns
- * a group is user.c's.
+ * Listener groups (layer 0, calls nothing of fsgate's): the object, its
+ * references, its counters, and the list that keeps groups in the order
+ * they are asked. The group fd that owns a group is user.c's.
  *
  * Locking: fsgate_groups_lock (a mutex) protects fsgate_groups and every
  * group's @node. A group is published on the list only once it is fully
  * set up and its fd is about to be installed, and taken off the list by
  * the fd's release before it is freed, so whoever holds the lock may read
- * any group on the list.
+ * any group on the list. The lock order of the module is at the top of
+ * mark.c.
  */
 #include <linux/atomic.h>
 #include <linux/cred.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsgate: a file access gate whose listener groups are asked in an
- * explicit priority order. Module init and exit only; see README.md and
- * the other files of this directory for the parts.
+ * explicit priority order. Module init and exit only (the top layer): it
+ * hands dispatch.c's callback to the fsnotify group mark.c makes. See
+ * README.md, "Layout", for the layers and the other files.
  */
 #include <linux/module.h>
 

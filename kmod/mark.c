@@ -1,22 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Marks: which groups watch which inode or superblock for what.
+ * The mark store (layer 1): which groups watch which inode or superblock
+ * for what, and fsgate's two fsnotify groups, their callbacks and the
+ * count of live marks.
  *
- * fsgate holds one fsnotify mark per object (struct fsgate_obj) in its
- * fsnotify group (fsgate_fsn_group); the mark's mask is the union of the masks of every
- * group's struct fsgate_sub on that object, so fsnotify's fast paths test
- * exactly what someone wants. fsnotify_recalc_mask() is not exported: a
- * new union mask reaches the object's connector by adding a throw-away
- * mark of fsgate_recalc_group beside ours (fsnotify_add_mark()
- * recalculates) and destroying it.
+ * fsgate holds one fsnotify mark per object (struct fsgate_obj) in
+ * fsgate_fsn_group; its mask is the union of the masks of every group's
+ * struct fsgate_sub on that object, so fsnotify's fast paths test exactly
+ * what someone wants. fsnotify_recalc_mask() is not exported: a new union
+ * mask reaches the object's connector by adding a throw-away mark of
+ * fsgate_recalc_group beside ours (fsnotify_add_mark() recalculates) and
+ * destroying it. The throw-away marks belong to that other group, so
+ * lookups (with or without the mutex) only ever find real objects.
  *
- * Locking: fsgate_mark_mutex serialises every change to objects and subs:
- * creating and destroying objects, the sub lists of objects and groups,
- * the masks. The throw-away marks belong to another group, so lookups
- * (with or without the mutex) only ever find real objects. The
- * event path reads an object's subs under rcu_read_lock(); subs and
- * groups are freed after an RCU grace period. Lock order: fsgate_mark_mutex,
- * then fsnotify's group mark_mutex (inside fsnotify_add/destroy_mark).
+ * Calls go downward only, to cache.c. fsnotify calls dispatch.c through
+ * fsgate_fsn_ops.handle_event, which main.c hands to fsgate_marks_init():
+ * the group and its ops table are this file's, the callback is not.
+ *
+ * Lock order, for the whole module (an arrow: taken inside):
+ *
+ *   fsgate_groups_lock (group.c, mutex): the list of live groups; taken
+ *	alone, never with another lock of fsgate's.
+ *   fsgate_mark_mutex (this file, mutex, through fsgate_marks_lock()):
+ *	every change to objects and subs: making and destroying objects,
+ *	the sub lists of objects and groups, masks, a group's nr_marks, and
+ *	publishing verdict cache entries. Allocations under it are GFP_NOFS.
+ *	-> fsnotify's group mark_mutex (in fsnotify_add/destroy_mark())
+ *	-> a fsnotify mark's lock (spinlock, fsgate_obj_set_mask())
+ *   a group's queue_lock (group.h, spinlock): its queue, pending list and
+ *	counters, and the state of each of its permission events (event.c,
+ *	perm.c). Only wait queue locks are taken inside it, and it is never
+ *	held with the mutexes above.
+ *   rcu_read_lock(): the event path (dispatch.c, cache.c) reads objects'
+ *	subs, masks and cache entries under it, within fsnotify's SRCU read
+ *	side, which keeps the objects themselves alive.
+ *
+ * Lifetimes:
+ *
+ *   struct fsgate_group: the group fd holds a reference (dropped by its
+ *	release, user.c), the event path one for each group it tells or
+ *	asks; freed after an RCU grace period, since the event path finds
+ *	groups through subs (group.c).
+ *   struct fsgate_obj: fsnotify's mark reference count. fsgate's own
+ *	reference is dropped once fsgate_mark_mutex is released
+ *	(fsgate_dead_objs); fsnotify frees the object through
+ *	fsgate_free_mark() after an SRCU grace period, and module exit waits
+ *	until every object ever made was freed (fsgate_live_marks).
+ *   struct fsgate_sub: on its object's and its group's lists, unlinked
+ *	under fsgate_mark_mutex, freed with kfree_rcu().
+ *   struct fsgate_cache: immutable once published in a sub; replaced and
+ *	cleared with xchg(), freed with kfree_rcu() (cache.c).
+ *   struct fsgate_event: on one group's queue; freed by whoever takes it
+ *	off (the reader in user.c, or the flush in event.c).
+ *   struct fsgate_perm: the waiting process holds a reference, a reader
+ *	copying it out another, a write() caching its verdict a third; it is
+ *	resolved (DONE) under queue_lock by exactly one of an answer, the
+ *	timeout, the orphan verdict or the waiter being killed (perm.c).
  */
 #include <linux/fs.h>
 #include <linux/module.h>

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Permission events, their whole life: asking one group about one access,
- * reporting it to a reader, waiting for its answer within the group's
- * bound, applying answers (user.c parses them from write()), resolving
- * what is left when the group goes away, and caching verdicts.
+ * Permission events (layer 2), their whole life: asking one group about one
+ * access, reporting it to a reader, waiting for its answer within the
+ * group's bound, applying answers (user.c parses them from write()),
+ * resolving what is left when the group goes away, and caching verdicts.
+ * Calls go downward only: to mark.c and cache.c for the verdict cache.
  *
  * Locking: the group's @queue_lock protects the state of each of its
  * permission events, the lists they are on (queue, then pending) and
  * @nr_perm. Whoever moves an event to %FSGATE_PERM_DONE takes it off its
  * list and wakes @perm_wq in the same locked section; the waiting process
  * then takes the lock once more before it drops its reference, so an
- * event is never freed while a lock holder still looks at it.
+ * event is never freed while a lock holder still looks at it. The lock
+ * order and lifetimes of the module are at the top of mark.c.
  */
 #include <linux/errno.h>
 #include <linux/fanotify.h>

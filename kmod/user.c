@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The user boundary, as fanotify_user.c is fanotify's: everything a group
- * fd does for userspace. Requests are copied in and checked here, and
- * only then handed to the layers below: making a group (FSGATE_IOC_INIT
- * reaches fsgate_group_create() through dev.c), read() copying events
- * out with an fd each, write() parsing answers, the ioctls, fdinfo and
- * the fd's release. Calls go downward only: to group.c, mark.c, event.c
- * and perm.c.
+ * The user boundary (layer 4), as fanotify_user.c is fanotify's: everything
+ * a group fd does for userspace. Requests are copied in and checked here,
+ * and only then handed to the layers below: making a group (FSGATE_IOC_INIT
+ * reaches fsgate_group_create() through dev.c), read() copying events out
+ * with an fd each, write() parsing answers, the ioctls, fdinfo and the fd's
+ * release. Calls go downward only: to group.c, mark.c, event.c and perm.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/cred.h>
@@ -530,7 +529,8 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 }
 
 /* A group's marks in its fdinfo, as fanotify lists its marks. */
-static void fsgate_subs_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
+static void fsgate_subs_show_fdinfo(struct seq_file *m,
+				    struct fsgate_group *group)
 {
 	unsigned int nofs;
 	struct fsgate_sub *sub;
