@@ -75,18 +75,6 @@ const char *fsgate_class_name(u32 flags)
 }
 
 /**
- * fsgate_verdict_name() - name of a timeout or orphan policy
- * @verdict: FSGATE_VERDICT_*
- *
- * Context: any.
- * Return: "deny" or "allow".
- */
-const char *fsgate_verdict_name(u32 verdict)
-{
-	return verdict == FSGATE_VERDICT_DENY ? "deny" : "allow";
-}
-
-/**
  * fsgate_group_list_insert() - add a group to a list in asking order
  * @head: list of groups, highest priority first
  * @group: group to add, not on any list

@@ -106,13 +106,25 @@ static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)
 						  task_tgid(current);
 }
 
+/*
+ * Log about @group, rate limited per call site, with the prefix that
+ * names a group in every message: "group ID (COMM[PID]) ".
+ */
+#define fsgate_group_log(level, group, fmt, ...)			\
+do {									\
+	const struct fsgate_group *__g = (group);			\
+									\
+	pr_##level##_ratelimited("group %llu (%s[%d]) " fmt, __g->id,	\
+				 __g->comm, pid_nr(__g->owner),		\
+				 ##__VA_ARGS__);			\
+} while (0)
+
 /* All live groups, highest priority first; equal priorities by age. */
 extern struct list_head fsgate_groups;
 extern struct mutex fsgate_groups_lock;
 
 u32 fsgate_init_priority(const struct fsgate_init *init);
 const char *fsgate_class_name(u32 flags);
-const char *fsgate_verdict_name(u32 verdict);
 void fsgate_group_list_insert(struct list_head *head,
 			      struct fsgate_group *group);
 struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init);

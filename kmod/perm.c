@@ -52,9 +52,17 @@ int fsgate_policy_verdict(u32 policy)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_policy_verdict);
 
-static const char *fsgate_verdict_word(int verdict)
+/**
+ * fsgate_verdict_name() - the word for a verdict, in logs and fdinfo
+ * @verdict: 0 (allow) or a negative errno (deny); for a policy, as
+ *	fsgate_policy_verdict() gives it
+ *
+ * Context: any.
+ * Return: "allow" or "deny".
+ */
+const char *fsgate_verdict_name(int verdict)
 {
-	return verdict ? "denied" : "allowed";
+	return verdict ? "deny" : "allow";
 }
 
 /**
@@ -153,9 +161,9 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 out_overflow:
 	atomic64_inc(&group->perm.overflows);
 	*verdict = fsgate_policy_verdict(group->timeout_verdict);
-	pr_warn_ratelimited("group %llu (%s[%d]) has too many permission events pending; access %s\n",
-			    group->id, group->comm, pid_nr(group->owner),
-			    fsgate_verdict_word(*verdict));
+	fsgate_group_log(warn, group,
+			 "has too many permission events pending; verdict %s\n",
+			 fsgate_verdict_name(*verdict));
 	return NULL;
 }
 
@@ -205,10 +213,9 @@ int fsgate_perm_wait(struct fsgate_perm *perm)
 	}
 	spin_unlock(&group->queue_lock);
 	if (timedout)
-		pr_warn_ratelimited("group %llu (%s[%d]) did not answer in time; access %s\n",
-				    group->id, group->comm,
-				    pid_nr(group->owner),
-				    fsgate_verdict_word(verdict));
+		fsgate_group_log(warn, group,
+				 "did not answer in time; verdict %s\n",
+				 fsgate_verdict_name(verdict));
 	fsgate_perm_put(perm);
 	return verdict;
 }
@@ -313,9 +320,9 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n)
 {
 	wake_up_all(&group->perm_wq);
-	pr_info_ratelimited("group %llu (%s[%d]) went away with %u permission events pending; they are %s\n",
-			    group->id, group->comm, pid_nr(group->owner), n,
-			    fsgate_verdict_word(fsgate_policy_verdict(group->orphan_verdict)));
+	fsgate_group_log(info, group,
+			 "went away with %u permission events pending; verdict %s\n",
+			 n, fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
 }
 
 /* The pending event a response names, not yet taken by another response. */

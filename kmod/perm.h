@@ -60,6 +60,7 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
 }
 
 int fsgate_policy_verdict(u32 policy);
+const char *fsgate_verdict_name(int verdict);
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path, int *verdict);
 int fsgate_perm_wait(struct fsgate_perm *perm);

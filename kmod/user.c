@@ -565,8 +565,8 @@ static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "fsgate-group id:%llu class:%s priority:%u flags:0x%x event-flags:0x%x timeout-ms:%u timeout-verdict:%s orphan-verdict:%s\n",
 		   group->id, fsgate_class_name(group->flags), group->priority,
 		   group->flags, group->event_f_flags, group->timeout_ms,
-		   fsgate_verdict_name(group->timeout_verdict),
-		   fsgate_verdict_name(group->orphan_verdict));
+		   fsgate_verdict_name(fsgate_policy_verdict(group->timeout_verdict)),
+		   fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
 	fsgate_subs_show_fdinfo(m, group);
 }
 
