@@ -11,7 +11,10 @@ export FSGATE_CACHE
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi $(CFLAGS)
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi -Icommon $(CFLAGS)
+# The number and verdict parser the LD_PRELOAD layer, fsgate-run and the
+# examples share (common/parse.h).
+PARSE := common/parse.c common/parse.h
 
 B := build
 # The project's one version, also read by kmod/Kbuild (MODULE_VERSION).
@@ -28,11 +31,12 @@ LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 # libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
 PRELOAD_SRCS := $(filter-out %_test.c,$(wildcard preload/*.c))
-PRELOAD_OBJS := $(patsubst preload/%.c,$(B)/preload/%.o,$(PRELOAD_SRCS))
+PRELOAD_OBJS := $(patsubst preload/%.c,$(B)/preload/%.o,$(PRELOAD_SRCS)) \
+		$(B)/common/parse.o
 PRELOAD_LIB := $(B)/lib/libfsgate-fanotify.so
 TOOLS := $(B)/bin/fsgate-run
 # Each example is one program; daemon.c holds what the daemons share.
-EXAMPLE_HELPERS := examples/daemon.c
+EXAMPLE_HELPERS := examples/daemon.c common/parse.c
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
 	    $(filter-out $(EXAMPLE_HELPERS),$(wildcard examples/*.c)))
 # Measurements run by hand in a guest (see README, "Limitations").
@@ -42,7 +46,8 @@ KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
 HOST_TESTS := $(B)/tests/ktap_test \
 	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
-	$(patsubst preload/%_test.c,$(B)/tests/preload_%_test,$(wildcard preload/*_test.c))
+	$(patsubst preload/%_test.c,$(B)/tests/preload_%_test,$(wildcard preload/*_test.c)) \
+	$(patsubst common/%_test.c,$(B)/tests/common_%_test,$(wildcard common/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
@@ -103,7 +108,7 @@ PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
 	$(PC_SED) >$@
 
-$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h \
+$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h common/parse.h \
 		 $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ $< \
@@ -130,17 +135,22 @@ $(B)/preload/%.o: preload/%.c preload/preload.h lib/include/fsgate.h \
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
+$(B)/common/%.o: common/%.c $(PARSE) include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
 $(PRELOAD_LIB): $(PRELOAD_OBJS) $(LIB_OBJS) preload/libfsgate-fanotify.map
 	$(CC) -shared -Wl,--version-script=preload/libfsgate-fanotify.map \
 		-Wl,--no-undefined -o $@ $(PRELOAD_OBJS) $(LIB_OBJS) -ldl
 
 # Host unit tests of the layer: preload/X_test.c with the files named in
 # PRELOAD_TEST_X; the test fakes what those files call.
-PRELOAD_TEST_env := preload/env.c
-PRELOAD_TEST_fanotify := preload/fanotify.c preload/flags.c preload/env.c
+PRELOAD_TEST_env := preload/env.c common/parse.c
+PRELOAD_TEST_fanotify := preload/fanotify.c preload/flags.c preload/env.c \
+			 common/parse.c
 PRELOAD_TEST_syscall := preload/syscall.c
 WRAP_preload_fanotify := access
-$(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h \
+$(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h $(PARSE) \
 			  lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
@@ -149,11 +159,11 @@ $(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h \
 
 # fsgate-run finds the layer at ../lib/ from where it lies, in build/ as
 # installed; the guest gets a copy beside its test programs.
-$(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h \
+$(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h $(PARSE) \
 		     lib/include/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
-		tools/fsgate-run.c preload/env.c
+		tools/fsgate-run.c preload/env.c common/parse.c
 
 $(B)/guest/fsgate-run: $(B)/bin/fsgate-run
 	@mkdir -p $(@D)
@@ -174,6 +184,13 @@ guest: $(GUEST)
 $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ tests/ktap/ktap-count.c tests/ktap/ktap.c
+
+# Host unit tests of common/X.c: common/X_test.c.
+$(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
+			  include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
+		common/$*_test.c common/$*.c $$(pkg-config --libs cmocka)
 
 $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)

@@ -1,31 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The variables that configure the groups the layer makes. Values are
- * parsed strictly: a typo must not quietly give a scanner the default
- * priority or a fail-open timeout.
+ * parsed strictly, by the parser the examples share (common/parse.c): a
+ * typo must not quietly give a scanner the default priority or a
+ * fail-open timeout.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "preload.h"
-
-/* A decimal number no larger than @max, digits only. */
-static int parse_number(const char *s, unsigned long max, uint32_t *out)
-{
-	unsigned long n;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || *end || n > max)
-		return -1;
-	*out = n;
-	return 0;
-}
 
 int preload_parse_priority(const char *s, uint32_t *out)
 {
@@ -44,13 +30,7 @@ int preload_parse_timeout(const char *s, uint32_t *out)
 
 int preload_parse_verdict(const char *s, uint32_t *out)
 {
-	if (s && !strcmp(s, "allow"))
-		*out = FSGATE_VERDICT_ALLOW;
-	else if (s && !strcmp(s, "deny"))
-		*out = FSGATE_VERDICT_DENY;
-	else
-		return -1;
-	return 0;
+	return parse_verdict(s, out);
 }
 
 int preload_parse_fallback(const char *s, bool *out)
