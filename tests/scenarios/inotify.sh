@@ -5,12 +5,8 @@
 # a directory while an fsgate scanner decides every open on its
 # filesystem and the trace example reports it: all three see the same
 # accesses, and a denied open is one inotify never hears of. Prints TAP.
-for prog in inotifywait scanner trace; do
-	if ! command -v $prog >/dev/null; then
-		echo "1..0 # SKIP $prog is not in the guest"
-		exit 4
-	fi
-done
+. scenario-tap.sh
+need inotifywait scanner trace
 
 d=/tmp/inotify.$$
 mkdir -p $d/w
@@ -53,7 +49,6 @@ cat $d/w/eicar >/dev/null 2>$d/denied.err
 denied=$?
 sleep 1
 
-. scenario-tap.sh
 echo "1..5"
 result $ready "inotifywait, the scanner and the tracer start" $d/ino.err
 grep -q "^OPEN $d/w/clean" $d/ino.out &&
