@@ -3,10 +3,14 @@
 #
 # The splat detector (tests/guest/find-splats with tests/guest/splats)
 # against console lines as the kernels print them, "\r\n" and timestamps
-# included: each line of consoles/splats.log (what 6.1, 6.12 and the
-# debug kernel print for BUG, WARN, Oops, KASAN, UBSAN, lockdep, RCU
-# stalls, hung tasks, soft lockups, kmemleak, panics) must be found, and
-# nothing of consoles/clean.log (a clean boot's lines). Prints TAP.
+# included: each line of consoles/splats.log must be found, and nothing
+# of consoles/clean.log (a clean boot's lines). splats.log begins with
+# lines taken from the consoles of tests/harness/crash on 6.1, 6.12 and
+# the debug kernel (WARN, BUG, KASAN, kmemleak); the rest follow the
+# kernels' own formats for what a module cannot safely provoke in a
+# short boot (Oops, general protection fault, UBSAN, lockdep, sleeping
+# in atomic context, RCU stalls, hung tasks, soft lockups, panics).
+# Prints TAP.
 set -uo pipefail
 here=$(dirname "$0")
 find=$here/../guest/find-splats
