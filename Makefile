@@ -52,7 +52,7 @@ SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 GUEST_PROGS := fatrace clamd clamonacc inotifywait
 GUEST_PROG_DIRS ?= /usr/sbin /usr/bin
 guest_prog = $(firstword $(wildcard $(addsuffix /$(1),$(GUEST_PROG_DIRS))))
-GUEST_PROGS_MISSING := $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),,$(p)))
+GUEST_PROGS_MISSING := $(strip $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),,$(p))))
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(B)/guest/run-suite $(B)/guest/demo_test \
 	 $(B)/guest/fsgate-run \
