@@ -14,18 +14,7 @@ consoles=$FSGATE_TOP/tests/harness/consoles
 suites=$FSGATE_TOP/tests/guest/kunit-suites
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 failed=0
-
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
-	fi
-}
+. "$FSGATE_TOP/tests/scenarios/lib/tap.sh"
 
 # counts LIST STATUS "P passed, F failed, S skipped": count_part on
 # LIST returns STATUS, and the total over what LIST then names is that.

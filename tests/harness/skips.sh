@@ -11,18 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 count=$top/build/bin/ktap-count
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 failed=0
-
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
-	fi
-}
+. "$top/tests/scenarios/lib/tap.sh"
 
 # A PATH of the few tools run-suite itself uses, and the scenarios.
 mkdir -p "$work/path" "$work/bin"

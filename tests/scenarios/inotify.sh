@@ -22,16 +22,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most.
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 100 ] || return 1
-		sleep 0.1
-	done
-}
-
 inotifywait -m -e open -e close_write --format '%e %w%f' $d/w \
 	>$d/ino.out 2>$d/ino.err &
 pids="$pids $!"
@@ -59,9 +49,13 @@ result $? "inotifywait sees the open and the write of an allowed file" \
 	! grep -q "$d/w/eicar" $d/ino.out
 result $? "the scanner's deny: the open fails and inotify hears nothing" \
 	$d/ino.out
-grep -q "clean" $d/scan.out && grep -q "eicar" $d/scan.out
+grep -q "^scanner: clean: $d/w/clean .*: allow\$" $d/scan.out &&
+	grep -q "^scanner: found .* in $d/w/eicar for cat .*: deny\$" $d/scan.out
 result $? "the scanner decided both opens" $d/scan.out
-grep -q "$d/w/clean" $d/trace.out && ! grep -q "O.* $d/w/eicar" $d/trace.out
+# trace prints "PID LETTERS PATH".
+awk -v f=$d/w/clean -v e=$d/w/eicar '$3 == f && $2 ~ /O/ { clean = 1 }
+	$3 == e && $2 ~ /O/ { eicar = 1 } END { exit !(clean && !eicar) }' \
+	$d/trace.out
 result $? "the tracer saw the allowed open and not the denied one" \
 	$d/trace.out
 exit $failed

@@ -13,8 +13,19 @@ result() {
 	else
 		echo "not ok $n $2"
 		failed=1
-		[ -z "$3" ] || sed 's/^/# /' "$3"
+		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
 	fi
+}
+
+# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most; 1 if it never
+# does.
+wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 100 ] || return 1
+		sleep 0.1
+	done
 }
 
 # need PROGRAM...: the real programs a scenario runs. A missing one ends
