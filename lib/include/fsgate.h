@@ -164,6 +164,86 @@ enum fsgate_call {
  */
 const char *fsgate_strerror(enum fsgate_call call, int errnum);
 
+/**
+ * fsgate_mask_parse() - an event mask from names
+ * @text: comma-separated names, case ignored: access, modify,
+ *	close_write, close_nowrite, open, open_exec, open_perm, access_perm,
+ *	open_exec_perm, ondir, q_overflow, and the sets close (both closes),
+ *	notif or all (every notification event) and perm (every permission
+ *	event)
+ * @mask: set to the union of the named events on success
+ * @bad: if not NULL, set on failure to the offset in @text of the name
+ *	that is not known (or of the empty name)
+ *
+ * Return: 0, or -1 with errno EINVAL; @mask is left alone then.
+ */
+int fsgate_mask_parse(const char *text, uint64_t *mask, size_t *bad);
+
+/**
+ * fsgate_mask_format() - the names of a mask's events
+ * @mask: events, as an event record's mask
+ * @buf: where the names go, upper case and comma-separated
+ *	("OPEN,CLOSE_NOWRITE"), in a fixed order; bits without a name are
+ *	left out
+ * @len: size of @buf
+ *
+ * Return: the length of the whole text, as snprintf(); when it is @len or
+ * more, @buf holds the empty string.
+ */
+size_t fsgate_mask_format(uint64_t mask, char *buf, size_t len);
+
+/**
+ * fsgate_deny_errno_parse() - the errno a deny may carry, from its name
+ * @name: EPERM, EACCES, EIO, EBUSY, ETXTBSY, EAGAIN, ENOSPC or EDQUOT,
+ *	case ignored
+ *
+ * Return: the errno, for FSGATE_DENY_ERRNO(), or -1 with errno EINVAL for
+ * a name fsgate does not take in a response.
+ */
+int fsgate_deny_errno_parse(const char *name);
+
+/**
+ * fsgate_deny_errno_name() - the name of an errno a deny may carry
+ * @errnum: an errno
+ *
+ * Return: "EPERM" and so on, or NULL when a deny cannot carry @errnum.
+ */
+const char *fsgate_deny_errno_name(int errnum);
+
+/**
+ * fsgate_fd_path() - the path of the file an event fd refers to
+ * @fd: an event's fd (or any fd)
+ * @buf: where the path goes, NUL-terminated
+ * @len: size of @buf
+ *
+ * The path is the one /proc/self/fd shows: of the mount the file was
+ * opened through, with " (deleted)" appended once it has been unlinked.
+ *
+ * Return: 0, or -1 with errno set (ENAMETOOLONG when @buf is too small).
+ */
+int fsgate_fd_path(int fd, char *buf, size_t len);
+
+/**
+ * fsgate_pid_comm() - the command name of a process
+ * @pid: an event's pid
+ * @buf: where the name goes (16 bytes hold any)
+ * @len: size of @buf
+ *
+ * A notification event may be read after its process has exited.
+ *
+ * Return: 0, or -1 with errno set (ENOENT or ESRCH once it is gone).
+ */
+int fsgate_pid_comm(pid_t pid, char *buf, size_t len);
+
+/**
+ * fsgate_pid_uid() - the real user id of a process
+ * @pid: an event's pid
+ * @uid: set to its real uid
+ *
+ * Return: 0, or -1 with errno set (ENOENT or ESRCH once it is gone).
+ */
+int fsgate_pid_uid(pid_t pid, uid_t *uid);
+
 #ifdef __cplusplus
 }
 #endif
