@@ -29,7 +29,7 @@ COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
 COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
 # The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
 # each linked with what tools/common/ holds (log, configuration).
-PROGRAMS := fsgate-monitor fsgate-scan
+PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm
 TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -173,6 +173,7 @@ TOOL_SRCS = $(or $(wildcard tools/$(1)/*.c),tools/$(1).c)
 # Libraries a tool needs beyond libfsgate and libsystemd.
 TOOL_LIBS_fsgate-monitor :=
 TOOL_LIBS_fsgate-scan := -lyara -lpthread
+TOOL_LIBS_fsgate-hsm := -lcrypto
 define tool_rule
 $(B)/bin/$(1): $(call TOOL_SRCS,$(1)) $(TOOLS_COMMON) $(wildcard tools/common/*.h) \
 	       $(wildcard tools/$(1)/*.h) lib/include/fsgate.h \
