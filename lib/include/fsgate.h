@@ -244,6 +244,62 @@ int fsgate_pid_comm(pid_t pid, char *buf, size_t len);
  */
 int fsgate_pid_uid(pid_t pid, uid_t *uid);
 
+/* Where the module lists its groups and keeps its parameters. */
+#define FSGATE_GROUPS_FILE "/proc/fsgate/groups"
+#define FSGATE_PARAMS_DIR "/sys/module/fsgate/parameters"
+
+/**
+ * struct fsgate_group_info - one group, as the module lists it
+ * @id: the group's id, unique while the module is loaded
+ * @pid: the process that made it
+ * @comm: that process's command name
+ * @class_name: "notif", "content" or "pre-content"
+ * @priority: its priority; groups are listed highest first
+ * @stats: its counters, as fsgate_stats() gives them to the group itself
+ */
+struct fsgate_group_info {
+	uint64_t id;
+	pid_t pid;
+	char comm[17];
+	char class_name[16];
+	unsigned int priority;
+	struct fsgate_stats stats;
+};
+
+/**
+ * fsgate_groups_read() - every group, in asking order
+ * @path: the file to read, or NULL for FSGATE_GROUPS_FILE
+ * @groups: set to a malloc()ed array the caller frees, NULL for none
+ *
+ * Columns are found by the names in the file's header line: a column a
+ * later module adds is skipped, one an older module lacks reads as 0.
+ *
+ * Return: how many groups, or -1 with errno set: ENOENT when fsgate.ko
+ * is not loaded, EBADMSG for a file that is not a group list.
+ */
+ssize_t fsgate_groups_read(const char *path,
+			   struct fsgate_group_info **groups);
+
+/**
+ * fsgate_param_get() - read a module parameter
+ * @name: its name, as in FSGATE_PARAMS_DIR (max_groups, ...)
+ * @value: set to its value
+ *
+ * Return: 0, or -1 with errno set: ENOENT for a module that is not
+ * loaded or has no such parameter, EINVAL for a name with a '/'.
+ */
+int fsgate_param_get(const char *name, unsigned long long *value);
+
+/**
+ * fsgate_param_set() - change a module parameter (root only)
+ * @name: its name
+ * @value: the new value; the module checks only that it fits its type
+ *
+ * Return: 0, or -1 with errno set as fsgate_param_get(), EACCES without
+ * privilege, EINVAL when the module refuses the value.
+ */
+int fsgate_param_set(const char *name, unsigned long long value);
+
 #ifdef __cplusplus
 }
 #endif
