@@ -29,7 +29,7 @@ COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
 COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
 # The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
 # each linked with what tools/common/ holds (log, configuration).
-PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm
+PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl
 TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
