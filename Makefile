@@ -120,6 +120,7 @@ $(B)/measure/%: tests/measure/%.c $(B)/lib/libfsgate.a
 # syscalls X makes wrapped at link time (WRAP_X) so that cmocka fakes them.
 WRAP_init := open ioctl close
 WRAP_respond := write
+WRAP_event := read close
 comma := ,
 $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 			     include/uapi/linux/fsgate.h

@@ -24,6 +24,7 @@
 #include <fsgate.h>
 
 #include "common/conf.h"
+#include "common/json.h"
 #include "common/log.h"
 
 #ifndef VERSION
@@ -260,22 +261,6 @@ static int wanted(const struct monitor *m, const struct record *r)
 	return 1;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const struct record *r)
 {
 	char when[32];
@@ -287,7 +272,7 @@ static void print_json(const struct record *r)
 	printf("{\"time\":\"%s.%06ldZ\",\"pid\":%d,\"comm\":", when,
 	       r->ts.tv_nsec / 1000, r->pid);
 	if (r->have_comm)
-		json_string(r->comm);
+		json_string(stdout, r->comm);
 	else
 		fputs("null", stdout);
 	if (r->have_uid)
@@ -302,7 +287,7 @@ static void print_json(const struct record *r)
 		p += len + (p[len] ? 1 : 0);
 	}
 	fputs("],\"path\":", stdout);
-	json_string(r->path);
+	json_string(stdout, r->path);
 	fputs("}\n", stdout);
 }
 
@@ -412,15 +397,27 @@ static int now_ms(void)
 	return (int)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+static int take(const struct fanotify_event_metadata *ev, void *arg)
+{
+	struct monitor *m = arg;
+
+	if (ev->mask & FAN_Q_OVERFLOW) {
+		log_warn("the queue overflowed: events were lost");
+		return 0;
+	}
+	if (handle(m, ev))
+		m->printed++;
+	close(ev->fd);
+	/* Past --count the rest is dropped, unread. */
+	return m->count && m->printed >= m->count;
+}
+
 /* Read and print until --count, --timeout, a signal or an error. */
 static int run(struct monitor *m, int g)
 {
 	static char buf[65536] __attribute__((aligned(8)));
-	const struct fanotify_event_metadata *ev;
 	struct pollfd pfd = { .fd = g, .events = POLLIN };
 	int deadline = 0, wait = -1;
-	struct fsgate_events it;
-	ssize_t len;
 
 	if (m->timeout_s)
 		deadline = now_ms() + (int)(m->timeout_s * 1000);
@@ -436,26 +433,8 @@ static int run(struct monitor *m, int g)
 			log_err("poll: %s", strerror(errno));
 			return EXIT_ERROR;
 		}
-		len = read(g, buf, sizeof(buf));
-		if (len < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
+		if (fsgate_events_drain(g, buf, sizeof(buf), take, m) < 0) {
 			log_err("read: %s", fsgate_strerror(FSGATE_CALL_READ, errno));
-			return EXIT_ERROR;
-		}
-		fsgate_events_init(&it, buf, len);
-		while ((ev = fsgate_event_next(&it))) {
-			if (ev->mask & FAN_Q_OVERFLOW) {
-				log_warn("the queue overflowed: events were lost");
-				continue;
-			}
-			/* Past --count the rest of a read is dropped, unread. */
-			if (!(m->count && m->printed >= m->count) && handle(m, ev))
-				m->printed++;
-			close(ev->fd);
-		}
-		if (it.error) {
-			log_err("%s", fsgate_strerror(FSGATE_CALL_READ, it.error));
 			return EXIT_ERROR;
 		}
 		fflush(stdout);

@@ -25,6 +25,7 @@
 #include <fsgate.h>
 
 #include "common/conf.h"
+#include "common/json.h"
 
 #ifndef VERSION
 #define VERSION "0"
@@ -180,30 +181,14 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void group_json(const struct fsgate_group_info *g)
 {
 	const struct fsgate_stats *s = &g->stats;
 
 	printf("{\"id\":%" PRIu64 ",\"pid\":%d,\"comm\":", g->id, g->pid);
-	json_string(g->comm);
+	json_string(stdout, g->comm);
 	printf(",\"class\":");
-	json_string(g->class_name);
+	json_string(stdout, g->class_name);
 	printf(",\"priority\":%u,\"marks\":%llu,\"queued\":%llu,\"delivered\":%llu,"
 	       "\"overflows\":%llu,\"pending\":%llu,\"asked\":%llu,"
 	       "\"answered\":%llu,\"denied\":%llu,\"timedout\":%llu,"

@@ -109,6 +109,36 @@ void fsgate_events_init(struct fsgate_events *it, const void *buf,
 const struct fanotify_event_metadata *
 fsgate_event_next(struct fsgate_events *it);
 
+/*
+ * Called by fsgate_events_drain() for each record, overflow records
+ * (FAN_Q_OVERFLOW, fd FAN_NOFD) included; it owns @ev->fd and closes it
+ * once done (for a permission event, after answering). Return 0 to go
+ * on, anything else to stop.
+ */
+typedef int (*fsgate_event_fn)(const struct fanotify_event_metadata *ev,
+			       void *arg);
+
+/**
+ * fsgate_events_drain() - read a group until nothing is queued
+ * @fd: a group fd made with FSGATE_NONBLOCK (with a blocking fd the read
+ *	after the last event waits for the next)
+ * @buf: a buffer aligned as struct fanotify_event_metadata
+ * @len: its size, at least FAN_EVENT_METADATA_LEN
+ * @fn: called for each record, checked as fsgate_event_next() does
+ * @arg: passed to @fn
+ *
+ * Reads until read() says EAGAIN and hands out every record. When @fn
+ * asks to stop, the rest of that read's records are not handed out and
+ * their fds are closed (an unanswered permission event among them gets
+ * the group's timeout verdict once its wait runs out).
+ *
+ * Return: how many records @fn was given, or -1 with errno set: the
+ * read's errno, or EBADMSG or EPROTO for a record fsgate_event_next()
+ * refuses (reading stops there).
+ */
+ssize_t fsgate_events_drain(int fd, void *buf, size_t len,
+			    fsgate_event_fn fn, void *arg);
+
 /**
  * fsgate_respond() - answer one permission event
  * @fd: the group fd the event was read from

@@ -12,6 +12,7 @@ for prog in fsgatectl fsgate-monitor scanner; do
 	fi
 done
 
+. scenario-tap.sh
 d=/tmp/ctl.$$
 mkdir -p $d/w
 mount -t tmpfs ctl $d/w || exit 1
@@ -24,16 +25,7 @@ cleanup() {
 	umount $d/w 2>/dev/null
 }
 trap cleanup EXIT
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 100 ] || return 1
-		sleep 0.1
-	done
-}
 
-. scenario-tap.sh
 echo "1..9"
 
 fsgatectl --help >$d/help.out && grep -q 'params \[NAME' $d/help.out &&

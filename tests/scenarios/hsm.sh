@@ -17,6 +17,7 @@ for prog in fsgate-hsm fsgate-scan; do
 	fi
 done
 
+. scenario-tap.sh
 d=/tmp/hsm.$$
 S=$d/store
 mkdir -p $d/w $d/rules
@@ -41,14 +42,6 @@ cleanup() {
 	umount $d/w 2>/dev/null
 }
 trap cleanup EXIT
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 100 ] || return 1
-		sleep 0.1
-	done
-}
 # object FILE: the store's object of a stub.
 object() {
 	key=$(fsgate-hsm status "$1" | awk '$1 == "stub" { print $4 }')
@@ -57,7 +50,6 @@ object() {
 }
 hsm() { fsgate-hsm -s $S "$@"; }
 
-. scenario-tap.sh
 echo "1..15"
 
 fsgate-hsm --help >$d/help.out && grep -q 'release FILE' $d/help.out &&

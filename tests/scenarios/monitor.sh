@@ -15,6 +15,7 @@ for prog in fsgate-monitor scanner; do
 	fi
 done
 
+. scenario-tap.sh
 d=/tmp/monitor.$$
 mkdir -p $d/w $d/other
 mount -t tmpfs monitor $d/w || exit 1
@@ -32,15 +33,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most.
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 100 ] || return 1
-		sleep 0.1
-	done
-}
 # start NAME ARG...: fsgate-monitor ARG... in the background, output in
 # $d/NAME.out and .err, once its watches are set.
 start() {
@@ -59,7 +51,6 @@ stop() {
 	wait $p
 }
 
-. scenario-tap.sh
 echo "1..14"
 
 fsgate-monitor --help >$d/help.out && grep -q -- '--count' $d/help.out &&

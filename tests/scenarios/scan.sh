@@ -16,6 +16,7 @@ if ! command -v fsgate-scan >/dev/null; then
 fi
 shipped=/fsgate/bin/fsgate-rules
 
+. scenario-tap.sh
 d=/tmp/scan.$$
 mkdir -p $d/w $d/rules
 mount -t tmpfs scan $d/w || exit 1
@@ -60,15 +61,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most.
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 100 ] || return 1
-		sleep 0.1
-	done
-}
 # start CONF: fsgate-scan with it, logging to $d/log, once it is ready.
 start() {
 	: >$d/log
@@ -90,7 +82,6 @@ stats() {
 	grep 'stats:' $d/log | tail -1
 }
 
-. scenario-tap.sh
 echo "1..15"
 
 fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <fsgate.h>
+
 #include "conf.h"
 
 static char *trim(char *s)
@@ -133,4 +135,48 @@ int conf_bool(const char *text, int *out)
 		}
 	}
 	return -1;
+}
+
+const char *conf_set_priority(const char *value, unsigned int *out)
+{
+	unsigned long n;
+
+	if (conf_uint(value, FSGATE_PRIORITY_MAX, &n) < 0)
+		return "not a number in 0..65535";
+	*out = n;
+	return NULL;
+}
+
+const char *conf_set_timeout_ms(const char *value, unsigned int *out)
+{
+	unsigned long n;
+
+	if (conf_uint(value, 3600000, &n) < 0 || !n)
+		return "not a number in 1..3600000";
+	*out = n;
+	return NULL;
+}
+
+const char *conf_set_deny_errno(const char *value, int *out)
+{
+	int e = fsgate_deny_errno_parse(value);
+
+	if (e < 0)
+		return "not one of EPERM EACCES EIO EBUSY ETXTBSY EAGAIN ENOSPC EDQUOT";
+	*out = e;
+	return NULL;
+}
+
+const char *conf_add_path(const char *value, const char **list, size_t *n,
+			  size_t max)
+{
+	if (value[0] != '/')
+		return "not an absolute path";
+	if (*n == max)
+		return "too many values";
+	list[*n] = strdup(value);
+	if (!list[*n])
+		return "out of memory";
+	(*n)++;
+	return NULL;
 }

@@ -30,4 +30,18 @@ int conf_size(const char *text, uint64_t *out);
 /* yes/no, true/false, on/off, 1/0. */
 int conf_bool(const char *text, int *out);
 
+/*
+ * Setters for the settings several tools share, for a conf_setter: NULL
+ * when *@out took the value, else why not.
+ */
+/* A priority, 0..FSGATE_PRIORITY_MAX. */
+const char *conf_set_priority(const char *value, unsigned int *out);
+/* A wait in ms, 1..3600000. */
+const char *conf_set_timeout_ms(const char *value, unsigned int *out);
+/* An errno a deny may carry, by name (EPERM, EIO, ...). */
+const char *conf_set_deny_errno(const char *value, int *out);
+/* A copy of an absolute path, added to @list of *@n (at most @max). */
+const char *conf_add_path(const char *value, const char **list, size_t *n,
+			  size_t max);
+
 #endif /* TOOLS_CONF_H */

@@ -17,7 +17,6 @@ void hsm_settings_default(struct hsm_settings *s)
 static const char *set(const char *key, const char *value, void *arg)
 {
 	struct hsm_settings *s = arg;
-	unsigned long n;
 
 	if (!strcmp(key, "store")) {
 		if (value[0] != '/')
@@ -25,34 +24,14 @@ static const char *set(const char *key, const char *value, void *arg)
 		s->store = strdup(value);
 		return s->store ? NULL : "out of memory";
 	}
-	if (!strcmp(key, "watch")) {
-		if (value[0] != '/')
-			return "not an absolute path";
-		if (s->nwatch == HSM_LIST_MAX)
-			return "too many values";
-		s->watch[s->nwatch] = strdup(value);
-		return s->watch[s->nwatch++] ? NULL : "out of memory";
-	}
-	if (!strcmp(key, "priority")) {
-		if (conf_uint(value, FSGATE_PRIORITY_MAX, &n) < 0)
-			return "not a number in 0..65535";
-		s->priority = n;
-		return NULL;
-	}
-	if (!strcmp(key, "timeout_ms")) {
-		if (conf_uint(value, 3600000, &n) < 0 || !n)
-			return "not a number in 1..3600000";
-		s->timeout_ms = n;
-		return NULL;
-	}
-	if (!strcmp(key, "error_errno")) {
-		int e = fsgate_deny_errno_parse(value);
-
-		if (e < 0)
-			return "not one of EPERM EACCES EIO EBUSY ETXTBSY EAGAIN ENOSPC EDQUOT";
-		s->error_errno = e;
-		return NULL;
-	}
+	if (!strcmp(key, "watch"))
+		return conf_add_path(value, s->watch, &s->nwatch, HSM_LIST_MAX);
+	if (!strcmp(key, "priority"))
+		return conf_set_priority(value, &s->priority);
+	if (!strcmp(key, "timeout_ms"))
+		return conf_set_timeout_ms(value, &s->timeout_ms);
+	if (!strcmp(key, "error_errno"))
+		return conf_set_deny_errno(value, &s->error_errno);
 	return "unknown setting";
 }
 

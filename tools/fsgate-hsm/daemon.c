@@ -124,48 +124,35 @@ static uint32_t decide(struct daemon *d, const struct fanotify_event_metadata *e
 	return FSGATE_ALLOW;
 }
 
-static void handle(struct daemon *d, const struct fanotify_event_metadata *ev)
+static int handle(const struct fanotify_event_metadata *ev, void *arg)
 {
-	uint32_t response = decide(d, ev);
+	struct daemon *d = arg;
+	uint32_t response;
 
+	if (ev->fd < 0)
+		return 0;
+	if (!(ev->mask & PERM_MASK)) {
+		close(ev->fd);
+		return 0;
+	}
+	response = decide(d, ev);
 	/* Closed first: an exec fails with ETXTBSY while it is open. */
 	close(ev->fd);
 	if (fsgate_respond(d->group, ev->fd, response) < 0)
 		log_warn("answer not taken: %s",
 			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	return 0;
 }
 
 static int drain(struct daemon *d)
 {
 	static char buf[65536] __attribute__((aligned(8)));
-	const struct fanotify_event_metadata *ev;
-	struct fsgate_events it;
-	ssize_t len;
 
-	for (;;) {
-		len = read(d->group, buf, sizeof(buf));
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0 && errno == EAGAIN)
-			return 0;
-		if (len < 0) {
-			log_err("read: %s", fsgate_strerror(FSGATE_CALL_READ, errno));
-			return -1;
-		}
-		fsgate_events_init(&it, buf, len);
-		while ((ev = fsgate_event_next(&it))) {
-			if (ev->fd < 0)
-				continue;
-			if (ev->mask & PERM_MASK)
-				handle(d, ev);
-			else
-				close(ev->fd);
-		}
-		if (it.error) {
-			log_err("%s", fsgate_strerror(FSGATE_CALL_READ, it.error));
-			return -1;
-		}
+	if (fsgate_events_drain(d->group, buf, sizeof(buf), handle, d) < 0) {
+		log_err("read: %s", fsgate_strerror(FSGATE_CALL_READ, errno));
+		return -1;
 	}
+	return 0;
 }
 
 int hsm_daemon(const struct hsm_settings *s, struct store *st)

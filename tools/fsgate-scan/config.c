@@ -49,23 +49,17 @@ static const char *set(const char *key, const char *value, void *arg)
 	unsigned long n;
 
 	if (!strcmp(key, "watch"))
-		return value[0] == '/' ? add(s->watch, &s->nwatch, value) :
-		       "not an absolute path";
+		return conf_add_path(value, s->watch, &s->nwatch, LIST_MAX);
 	if (!strcmp(key, "rules"))
 		return add(s->rules, &s->nrules, value);
 	if (!strcmp(key, "exclude_path"))
-		return value[0] == '/' ?
-		       add(s->exclude_path, &s->nexclude_path, value) :
-		       "not an absolute path";
+		return conf_add_path(value, s->exclude_path, &s->nexclude_path,
+				     LIST_MAX);
 	if (!strcmp(key, "exclude_comm"))
 		return strlen(value) > 15 ? "longer than a comm (15 bytes)" :
 		       add(s->exclude_comm, &s->nexclude_comm, value);
-	if (!strcmp(key, "priority")) {
-		if (conf_uint(value, FSGATE_PRIORITY_MAX, &n) < 0)
-			return "not a number in 0..65535";
-		s->priority = n;
-		return NULL;
-	}
+	if (!strcmp(key, "priority"))
+		return conf_set_priority(value, &s->priority);
 	if (!strcmp(key, "threads")) {
 		if (conf_uint(value, 32, &n) < 0 || !n)
 			return "not a number in 1..32";
@@ -86,20 +80,10 @@ static const char *set(const char *key, const char *value, void *arg)
 			return "neither open nor closed";
 		return NULL;
 	}
-	if (!strcmp(key, "timeout_ms")) {
-		if (conf_uint(value, 3600000, &n) < 0 || !n)
-			return "not a number in 1..3600000";
-		s->timeout_ms = n;
-		return NULL;
-	}
-	if (!strcmp(key, "deny_errno")) {
-		int e = fsgate_deny_errno_parse(value);
-
-		if (e < 0)
-			return "not one of EPERM EACCES EIO EBUSY ETXTBSY EAGAIN ENOSPC EDQUOT";
-		s->deny_errno = e;
-		return NULL;
-	}
+	if (!strcmp(key, "timeout_ms"))
+		return conf_set_timeout_ms(value, &s->timeout_ms);
+	if (!strcmp(key, "deny_errno"))
+		return conf_set_deny_errno(value, &s->deny_errno);
 	if (!strcmp(key, "cache"))
 		return conf_bool(value, &s->cache) < 0 ? "neither yes nor no" : NULL;
 	return "unknown setting";

@@ -221,39 +221,35 @@ static struct group *group_open(const struct settings *s)
 	return g;
 }
 
+struct reading {
+	struct scanner *sc;
+	struct group *g;
+};
+
+static int submit(const struct fanotify_event_metadata *ev, void *arg)
+{
+	const struct reading *r = arg;
+
+	if (ev->fd < 0)
+		return 0;
+	if (ev->mask & FSGATE_PERM_EVENTS)
+		pool_submit(r->sc->pool, r->g, ev);
+	else
+		close(ev->fd);
+	return 0;
+}
+
 /* Queue every event @g has for the workers; -1 when reading fails. */
 static int drain(struct scanner *sc, struct group *g)
 {
 	static char buf[65536] __attribute__((aligned(8)));
-	const struct fanotify_event_metadata *ev;
-	struct fsgate_events it;
-	ssize_t len;
+	struct reading r = { .sc = sc, .g = g };
 
-	for (;;) {
-		len = read(g->fd, buf, sizeof(buf));
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0 && errno == EAGAIN)
-			return 0;
-		if (len < 0) {
-			log_err("read: %s", fsgate_strerror(FSGATE_CALL_READ, errno));
-			return -1;
-		}
-		fsgate_events_init(&it, buf, len);
-		while ((ev = fsgate_event_next(&it))) {
-			if (ev->fd < 0)
-				continue;
-			if (!(ev->mask & FSGATE_PERM_EVENTS)) {
-				close(ev->fd);
-				continue;
-			}
-			pool_submit(sc->pool, g, ev);
-		}
-		if (it.error) {
-			log_err("%s", fsgate_strerror(FSGATE_CALL_READ, it.error));
-			return -1;
-		}
+	if (fsgate_events_drain(g->fd, buf, sizeof(buf), submit, &r) < 0) {
+		log_err("read: %s", fsgate_strerror(FSGATE_CALL_READ, errno));
+		return -1;
 	}
+	return 0;
 }
 
 static void log_stats(struct scanner *sc)
