@@ -159,7 +159,7 @@ $(B)/bin/fsgate-run: tools/fsgate-run.c compat/env.c compat/compat.h \
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
 		tools/fsgate-run.c compat/env.c
 
-$(B)/guest/fsgate-%: $(B)/bin/fsgate-%
+$(addprefix $(B)/guest/,fsgate-run $(PROGRAMS)): $(B)/guest/%: $(B)/bin/%
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 

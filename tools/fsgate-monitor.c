@@ -327,6 +327,47 @@ static void send_journal(const struct record *r)
 		 r->have_comm ? r->comm : "a process that has exited", r->pid);
 }
 
+/*
+ * The processes of recent events. A notification event is read after
+ * the access, often after a short-lived process has exited: its close
+ * then still names the process its open was read from. (A pid reused
+ * within the last PROCS_RECENT processes seen would be misnamed; /proc
+ * is asked first, so only for an exited one.)
+ */
+#define PROCS_RECENT 64
+static struct proc_seen {
+	pid_t pid;
+	char comm[32];
+	uid_t uid;
+} procs[PROCS_RECENT];
+static unsigned int procs_next;
+
+static void who(struct record *r)
+{
+	struct proc_seen *p;
+	unsigned int i;
+
+	r->have_comm = fsgate_pid_comm(r->pid, r->comm, sizeof(r->comm)) == 0;
+	r->have_uid = fsgate_pid_uid(r->pid, &r->uid) == 0;
+	if (r->have_comm && r->have_uid) {
+		for (i = 0; i < PROCS_RECENT && procs[i].pid != r->pid; i++)
+			;
+		p = i < PROCS_RECENT ? &procs[i] :
+		    &procs[procs_next++ % PROCS_RECENT];
+		p->pid = r->pid;
+		memcpy(p->comm, r->comm, sizeof(p->comm));
+		p->uid = r->uid;
+		return;
+	}
+	for (i = 0; i < PROCS_RECENT; i++)
+		if (procs[i].pid == r->pid) {
+			memcpy(r->comm, procs[i].comm, sizeof(r->comm));
+			r->uid = procs[i].uid;
+			r->have_comm = r->have_uid = 1;
+			return;
+		}
+}
+
 /* Print @ev if the filters take it; 1 if it was printed. */
 static int handle(struct monitor *m, const struct fanotify_event_metadata *ev)
 {
@@ -334,8 +375,7 @@ static int handle(struct monitor *m, const struct fanotify_event_metadata *ev)
 
 	clock_gettime(CLOCK_REALTIME, &r.ts);
 	r.pid = ev->pid;
-	r.have_comm = fsgate_pid_comm(ev->pid, r.comm, sizeof(r.comm)) == 0;
-	r.have_uid = fsgate_pid_uid(ev->pid, &r.uid) == 0;
+	who(&r);
 	fsgate_mask_format(ev->mask, r.events, sizeof(r.events));
 	if (fsgate_fd_path(ev->fd, r.path, sizeof(r.path)) < 0)
 		snprintf(r.path, sizeof(r.path), "?");

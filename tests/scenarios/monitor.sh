@@ -72,24 +72,25 @@ fsgate-monitor $d/nonexistent >$d/missing.out 2>&1
 [ $? = 1 ] && grep -q "cannot watch $d/nonexistent" $d/missing.out
 result $? "a path that cannot be watched exits 1" $d/missing.out
 
-# Text: the directory with its files, every event.
+# Text: the directory with its files, every event. The readers stay
+# alive a second, so that their comm and uid can be read.
 start text $d/w
-sh -c 'echo $$ >'$d'/cat.pid; exec cat '$d'/w/a' >/dev/null
-setpriv --reuid=65534 --regid=65534 --clear-groups cat $d/w/a >/dev/null
+sh -c 'echo $$ >'$d'/sh.pid; exec 3<'$d'/w/a; sleep 1; true'
+su -s /bin/sh nobody -c 'exec 3<'$d'/w/a; sleep 1; true'
 stop text
-catpid=$(cat $d/cat.pid)
-grep -q "^[0-9:.]* $catpid cat 0 OPEN $d/w/a\$" $d/text.out &&
-	grep -q "^[0-9:.]* $catpid cat 0 CLOSE_NOWRITE $d/w/a\$" $d/text.out
+shpid=$(cat $d/sh.pid)
+grep -q "^[0-9:.]* $shpid sh 0 OPEN $d/w/a\$" $d/text.out &&
+	grep -q "^[0-9:.]* $shpid sh 0 CLOSE_NOWRITE $d/w/a\$" $d/text.out
 result $? "text: time, pid, comm, uid, event and path of an open and its close" \
 	$d/text.out
-grep -q "^[0-9:.]* [0-9]* cat 65534 OPEN $d/w/a\$" $d/text.out
+grep -q "^[0-9:.]* [0-9]* sh 65534 OPEN $d/w/a\$" $d/text.out
 result $? "text: the uid is the accessing process's" $d/text.out
 ! grep -q "$d/w/sub/b" $d/text.out
 result $? "a directory mark does not reach into subdirectories" $d/text.out
 
 # JSON, for one event type.
 start json --json -e close_write $d/w
-echo more >>$d/w/a
+sh -c 'echo more >>'$d'/w/a; sleep 1; true'
 cat $d/w/a >/dev/null
 stop json
 grep -q '^{"time":"[0-9-]*T[0-9:.]*Z","pid":[0-9]*,"comm":"sh","uid":0,"events":\["CLOSE_WRITE"\],"path":"'$d'/w/a"}$' \
@@ -97,26 +98,31 @@ grep -q '^{"time":"[0-9-]*T[0-9:.]*Z","pid":[0-9]*,"comm":"sh","uid":0,"events":
 result $? "--json, -e close_write: one JSON line for the write only" \
 	$d/json.out
 
-# Filters on a filesystem mark.
-start filt --filesystem -e open --comm head --prefix $d/w/sub $d/w
+# Filters on a filesystem mark: tail -f stays alive, to be named.
+start filt --filesystem -e open --comm tail --prefix $d/w/sub $d/w
 cat $d/w/sub/b >/dev/null
-head -1 $d/w/a >/dev/null
-head -1 $d/w/sub/b >/dev/null
+tail -f $d/w/a >/dev/null &
+t1=$!
+tail -f $d/w/sub/b >/dev/null &
+t2=$!
+sleep 1
+kill $t1 $t2
 stop filt
-grep -q " head 0 OPEN $d/w/sub/b\$" $d/filt.out &&
+grep -q "^[0-9:.]* $t2 tail 0 OPEN $d/w/sub/b\$" $d/filt.out &&
 	[ "$(grep -c . $d/filt.out)" = 1 ]
-result $? "--filesystem with --comm and --prefix: only head's open below sub/" \
+result $? "--filesystem with --comm and --prefix: only tail's open below sub/" \
 	$d/filt.out
 
 sh -c 'sleep 1; exec cat '$d'/w/a' >/dev/null &
-pids="$pids $!"
-fsgate-monitor -q -e open --pid $! $d/w >$d/pid.out 2>&1 &
+p=$!
+pids="$pids $p"
+fsgate-monitor -q -e open --pid $p $d/w >$d/pid.out 2>&1 &
 mon=$!
 cat $d/w/a >/dev/null
 sleep 2
 kill $mon 2>/dev/null
 wait $mon
-[ "$(grep -c . $d/pid.out)" = 1 ] && grep -q " cat 0 OPEN $d/w/a\$" $d/pid.out
+[ "$(grep -c . $d/pid.out)" = 1 ] && grep -q "^[0-9:.]* $p .* OPEN $d/w/a\$" $d/pid.out
 result $? "--pid: only that process's open" $d/pid.out
 
 # --count: exits 0 by itself after N events.
@@ -141,9 +147,9 @@ fsgate-monitor -q -t 2 $d/other >$d/timeout2.out 2>&1
 result $? "--timeout with an event exits 0" $d/timeout2.out
 
 start journal --journal -e open $d/w
-cat $d/w/a >/dev/null
+sh -c 'exec 3<'$d'/w/a; sleep 1; true'
 stop journal
-grep -q "^fsgate-monitor: OPEN $d/w/a by cat (pid [0-9]*)\$" $d/journal.err
+grep -q "^fsgate-monitor: OPEN $d/w/a by sh (pid [0-9]*)\$" $d/journal.err
 result $? "--journal without a journal: the lines go to stderr" $d/journal.err
 
 # The scanner (priority 2000) denies the EICAR file: no open to report.

@@ -12,10 +12,12 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <systemd/sd-journal.h>
+#include <unistd.h>
 
 #include "log.h"
 
 #define LOG_FIELDS_MAX 16
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
 
 static const char *log_ident = "fsgate";
 static int journal;
@@ -38,7 +40,11 @@ void log_open(const char *ident, enum log_target target)
 	log_ident = ident;
 	switch (target) {
 	case LOG_TO_JOURNAL:
-		journal = 1;
+		/*
+		 * sd_journal_send() drops lines silently where there is no
+		 * journal: stderr then.
+		 */
+		journal = access(JOURNAL_SOCKET, W_OK) == 0;
 		break;
 	case LOG_TO_STDERR:
 		journal = 0;

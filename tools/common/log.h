@@ -11,7 +11,7 @@
 
 enum log_target {
 	LOG_TO_AUTO,	/* the journal if stderr is connected to it */
-	LOG_TO_JOURNAL,
+	LOG_TO_JOURNAL,	/* the journal if there is one */
 	LOG_TO_STDERR,
 };
 
