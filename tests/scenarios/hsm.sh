@@ -114,13 +114,13 @@ result $? "20 concurrent opens of one stub: each reads it whole, one restore" \
 
 rm "$(object $d/w/gone.txt)"
 cat $d/w/gone.txt >/dev/null 2>$d/err
-[ $? != 0 ] && grep -q 'I/O error' $d/err &&
+[ $? != 0 ] && grep -q 'Input/output error' $d/err &&
 	grep -q "cannot restore $d/w/gone.txt .*its object is missing from the store: deny (EIO)" $d/hsm.log
 result $? "a missing object: EIO and a clear log line" $d/hsm.log
 
 echo junk >>"$(object $d/w/bad.txt)"
 cat $d/w/bad.txt >/dev/null 2>$d/err
-[ $? != 0 ] && grep -q 'I/O error' $d/err &&
+[ $? != 0 ] && grep -q 'Input/output error' $d/err &&
 	grep -q "cannot restore $d/w/bad.txt .*checksum is wrong: deny (EIO)" $d/hsm.log &&
 	hsm status $d/w/bad.txt | grep -q '^stub'
 result $? "a corrupt object: EIO, a clear log line, the file stays a stub" \

@@ -82,7 +82,7 @@ stats() {
 	grep 'stats:' $d/log | tail -1
 }
 
-echo "1..15"
+echo "1..16"
 
 fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&
 	fsgate-scan --version | grep -q '^fsgate-scan [0-9]'
@@ -114,7 +114,8 @@ st1=$?
 grep -q 'Operation not permitted' $d/err
 st2=$?
 opens $d/w/marked
-[ $st1 != 0 ] && [ $st2 = 0 ] && [ $? != 0 ] &&
+st3=$?
+[ $st1 != 0 ] && [ $st2 = 0 ] && [ $st3 != 0 ] &&
 	grep -q 'Operation not permitted' $d/err
 result $? "the EICAR string and the custom marker are denied with EPERM" $d/log
 
@@ -137,7 +138,8 @@ YAR
 kill -HUP $scan
 wait_for $d/log 'reloaded 3 rules'
 opens $d/w/later
-[ $ok1 = 0 ] && [ $? != 0 ] && grep -q "detected Later_marker in $d/w/later" $d/log
+st=$?
+[ $ok1 = 0 ] && [ $st != 0 ] && grep -q "detected Later_marker in $d/w/later" $d/log
 result $? "a reload (SIGHUP) catches a file cached clean before" $d/log
 sleep 1
 [ "$(grep -c 'fsgate-scan' /proc/fsgate/groups)" = 1 ]
@@ -193,7 +195,7 @@ result $? "kill -9 of a fail-closed scanner: the waiting open is denied" $d/log
 start $d/open.conf
 opens $d/w/marked
 st=$?
-grep -q 'I/O error' $d/err && [ $st != 0 ]
+grep -q 'Input/output error' $d/err && [ $st != 0 ]
 result $? "deny_errno = EIO: a detection fails with EIO" $d/log
 echo "newer" >$d/w/pending2
 kill -STOP $scan
