@@ -32,7 +32,8 @@ fsgatectl --help >$d/help.out && grep -q 'params \[NAME' $d/help.out &&
 	fsgatectl --version | grep -q '^fsgatectl [0-9]'
 st=$?
 fsgatectl frobnicate 2>>$d/help.out
-[ $st = 0 ] && [ $? = 2 ]
+st2=$?
+[ $st = 0 ] && [ $st2 = 2 ]
 result $? "--help, --version; an unknown command exits 2" $d/help.out
 
 fsgatectl status >$d/status.out
@@ -63,7 +64,8 @@ result $? "groups --json: one array, the fields named" $d/groups.json
 fsgatectl top -d 1.5 -n 2 >$d/top.out
 st=$?
 awk '$2 == "scanner" && $6 > 0 { found = 1 } END { exit !found }' $d/top.out
-[ $st = 0 ] && [ $? = 0 ] && [ "$(grep -c '^fsgatectl top' $d/top.out)" = 2 ]
+seen=$?
+[ $st = 0 ] && [ $seen = 0 ] && [ "$(grep -c '^fsgatectl top' $d/top.out)" = 2 ]
 result $? "top -n 2: two frames; the scanner's asked/s while files open" \
 	$d/top.out
 
