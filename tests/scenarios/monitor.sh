@@ -45,10 +45,10 @@ start() {
 }
 # stop NAME: end it with SIGTERM; its exit status.
 stop() {
-	eval "p=\$pid_$1"
+	eval "_p=\$pid_$1"
 	sleep 0.5
-	kill $p
-	wait $p
+	kill $_p
+	wait $_p
 }
 
 echo "1..14"
@@ -113,16 +113,16 @@ grep -q "^[0-9:.]* $t2 tail 0 OPEN $d/w/sub/b\$" $d/filt.out &&
 result $? "--filesystem with --comm and --prefix: only tail's open below sub/" \
 	$d/filt.out
 
-sh -c 'sleep 1; exec cat '$d'/w/a' >/dev/null &
-p=$!
-pids="$pids $p"
-fsgate-monitor -q -e open --pid $p $d/w >$d/pid.out 2>&1 &
-mon=$!
+# The process waits for its cue, so that its pid is known before it opens.
+sh -c 'while [ ! -e '$d'/go ]; do sleep 0.1; done; exec cat '$d'/w/a' >/dev/null &
+reader=$!
+pids="$pids $reader"
+start pid -e open --pid $reader $d/w
 cat $d/w/a >/dev/null
-sleep 2
-kill $mon 2>/dev/null
-wait $mon
-[ "$(grep -c . $d/pid.out)" = 1 ] && grep -q "^[0-9:.]* $p .* OPEN $d/w/a\$" $d/pid.out
+touch $d/go
+wait $reader
+stop pid
+[ "$(grep -c . $d/pid.out)" = 1 ] && grep -q "^[0-9:.]* $reader .* OPEN $d/w/a\$" $d/pid.out
 result $? "--pid: only that process's open" $d/pid.out
 
 # --count: exits 0 by itself after N events.
@@ -141,8 +141,12 @@ result $? "--count 2 exits 0 after two events" $d/count.out
 fsgate-monitor -q -t 1 $d/other >$d/timeout.out 2>&1
 [ $? = 2 ] && [ ! -s $d/timeout.out ]
 result $? "--timeout with no event exits 2" $d/timeout.out
-(sleep 0.5; cat $d/other/c >/dev/null) &
-fsgate-monitor -q -t 2 $d/other >$d/timeout2.out 2>&1
+fsgate-monitor -t 5 $d/other >$d/timeout2.out 2>$d/timeout2.err &
+mon=$!
+pids="$pids $mon"
+wait_for $d/timeout2.err 'Watches established'
+cat $d/other/c >/dev/null
+wait $mon
 [ $? = 0 ] && grep -q "OPEN $d/other/c" $d/timeout2.out
 result $? "--timeout with an event exits 0" $d/timeout2.out
 
