@@ -163,9 +163,13 @@ static int cmd_status(int argc, char **argv)
 		printf("fsgate.ko: not loaded\n");
 		return EXIT_NOT_LOADED;
 	}
-	read_line("/sys/module/fsgate/srcversion", srcversion, sizeof(srcversion));
 	read_line("/sys/module/fsgate/refcnt", refcnt, sizeof(refcnt));
-	printf("fsgate.ko: loaded (srcversion %s, %s users)\n", srcversion, refcnt);
+	read_line("/sys/module/fsgate/srcversion", srcversion, sizeof(srcversion));
+	/* srcversion exists only with CONFIG_MODULE_SRCVERSION_ALL. */
+	printf("fsgate.ko: loaded, held by %s open groups and users", refcnt);
+	if (strcmp(srcversion, "?"))
+		printf(", srcversion %s", srcversion);
+	printf("\nversion, features: not reported by this module\n");
 	printf("device: %s %s\n", FSGATE_DEVICE,
 	       stat(FSGATE_DEVICE, &st) == 0 ? "present" : "missing");
 	n = read_groups(&g);

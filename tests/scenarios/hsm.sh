@@ -29,7 +29,7 @@ echo "looks harmless: $marker" >$d/w/mal.txt
 echo "this one's object will be lost" >$d/w/gone.txt
 echo "this one's object will be damaged" >$d/w/bad.txt
 cp /bin/busybox $d/w/busybox
-dd if=/dev/urandom of=$d/w/big bs=1024 count=1024 2>/dev/null
+dd if=/dev/urandom of=$d/w/big bs=1024 count=256 2>/dev/null
 bigsum=$(md5sum <$d/w/big)
 reportsize=$(stat -c %s $d/w/report.txt)
 cat >$d/rules/marker.yar <<YAR
