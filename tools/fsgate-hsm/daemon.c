@@ -26,6 +26,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "common/group.h"
 #include "common/log.h"
 #include "hsm.h"
 
@@ -52,24 +53,8 @@ static int group_open(const struct hsm_settings *s)
 		.timeout_verdict = FSGATE_VERDICT_DENY,
 		.orphan_verdict = FSGATE_VERDICT_DENY,
 	};
-	size_t i;
-	int g;
 
-	g = fsgate_init_ext(&init);
-	if (g < 0) {
-		log_err("cannot make a group: %s",
-			fsgate_strerror(FSGATE_CALL_INIT, errno));
-		return -1;
-	}
-	for (i = 0; i < s->nwatch; i++)
-		if (fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-				PERM_MASK, AT_FDCWD, s->watch[i]) < 0) {
-			log_err("cannot watch %s: %s", s->watch[i],
-				fsgate_strerror(FSGATE_CALL_MARK, errno));
-			close(g);
-			return -1;
-		}
-	return g;
+	return group_watch(&init, PERM_MASK, s->watch, s->nwatch);
 }
 
 /* Restore if a stub; the answer. */

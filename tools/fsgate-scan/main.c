@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "common/conf.h"
+#include "common/group.h"
 #include "common/log.h"
 #include "scan.h"
 
@@ -196,27 +197,14 @@ static struct group *group_open(const struct settings *s)
 		.orphan_verdict = verdict,
 	};
 	struct group *g;
-	size_t i;
 
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
-	g->fd = fsgate_init_ext(&init);
+	g->fd = group_watch(&init, FAN_OPEN_PERM, s->watch, s->nwatch);
 	if (g->fd < 0) {
-		log_err("cannot make a group: %s",
-			fsgate_strerror(FSGATE_CALL_INIT, errno));
 		free(g);
 		return NULL;
-	}
-	for (i = 0; i < s->nwatch; i++) {
-		if (fsgate_mark(g->fd, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-				FAN_OPEN_PERM, AT_FDCWD, s->watch[i]) < 0) {
-			log_err("cannot watch %s: %s", s->watch[i],
-				fsgate_strerror(FSGATE_CALL_MARK, errno));
-			close(g->fd);
-			free(g);
-			return NULL;
-		}
 	}
 	return g;
 }
