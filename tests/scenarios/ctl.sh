@@ -46,7 +46,7 @@ scanner --no-cache $d/w >$d/scan.out 2>&1 &
 pids="$pids $!"
 fsgate-monitor -q -e open $d/w >$d/mon.out 2>&1 &
 pids="$pids $!"
-wait_for $d/scan.out watching && sleep 0.5
+wait_text $d/scan.out watching && sleep 0.5
 
 fsgatectl groups >$d/groups.out
 awk 'NR > 1 { print $3, $4, $5 }' $d/groups.out >$d/order.out

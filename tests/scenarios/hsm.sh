@@ -78,7 +78,7 @@ pids="$pids $!"
 hsmd=$!
 fsgate-scan -r $d/rules $d/w 2>$d/scan.log &
 pids="$pids $!"
-wait_for $d/hsm.log 'ready:' && wait_for $d/scan.log 'ready:'
+wait_text $d/hsm.log 'ready:' && wait_text $d/scan.log 'ready:'
 result $? "the daemon and the scanner start" $d/hsm.log
 
 [ "$(cat $d/w/report.txt)" = "Quarterly report: revenue up, nothing to hide." ] &&
@@ -103,7 +103,7 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 wait_sums() {
-	for i in $(seq 0 19); do wait_for $d/sum.$i . || return 1; done
+	for i in $(seq 0 19); do wait_text $d/sum.$i . || return 1; done
 }
 wait_sums
 bad=0
@@ -127,7 +127,7 @@ result $? "a corrupt object: EIO, a clear log line, the file stays a stub" \
 	$d/hsm.log
 
 kill -USR1 $hsmd
-wait_for $d/hsm.log 'stats: restored 4 .*failed 2'
+wait_text $d/hsm.log 'stats: restored 4 .*failed 2'
 result $? "SIGUSR1: the daemon's counts" $d/hsm.log
 
 kill $hsmd

@@ -41,7 +41,7 @@ start() {
 	fsgate-monitor "$@" >$d/$name.out 2>$d/$name.err &
 	pids="$pids $!"
 	eval "pid_$name=$!"
-	wait_for $d/$name.err 'Watches established'
+	wait_text $d/$name.err 'Watches established'
 }
 # stop NAME: end it with SIGTERM; its exit status.
 stop() {
@@ -129,7 +129,7 @@ result $? "--pid: only that process's open" $d/pid.out
 fsgate-monitor -e open -n 2 $d/w >$d/count.out 2>$d/count.err &
 mon=$!
 pids="$pids $mon"
-wait_for $d/count.err 'Watches established'
+wait_text $d/count.err 'Watches established'
 cat $d/w/a $d/w/a $d/w/a >/dev/null
 cat $d/w/a >/dev/null
 i=0
@@ -144,7 +144,7 @@ result $? "--timeout with no event exits 2" $d/timeout.out
 fsgate-monitor -t 5 $d/other >$d/timeout2.out 2>$d/timeout2.err &
 mon=$!
 pids="$pids $mon"
-wait_for $d/timeout2.err 'Watches established'
+wait_text $d/timeout2.err 'Watches established'
 cat $d/other/c >/dev/null
 wait $mon
 [ $? = 0 ] && grep -q "OPEN $d/other/c" $d/timeout2.out
@@ -159,7 +159,7 @@ result $? "--journal without a journal: the lines go to stderr" $d/journal.err
 # The scanner (priority 2000) denies the EICAR file: no open to report.
 scanner --no-cache $d/w >$d/scan.out 2>&1 &
 pids="$pids $!"
-wait_for $d/scan.out watching
+wait_text $d/scan.out watching
 start denied -e open $d/w
 cat $d/w/eicar >/dev/null 2>&1
 cat $d/w/a >/dev/null

@@ -66,7 +66,7 @@ start() {
 	: >$d/log
 	fsgate-scan -c $1 2>$d/log &
 	scan=$!
-	wait_for $d/log 'ready:'
+	wait_text $d/log 'ready:'
 }
 # opens FILE: cat's exit status and its error message in $d/err.
 opens() { cat "$1" >/dev/null 2>$d/err; }
@@ -136,7 +136,7 @@ cat >$d/rules/later.yar <<YAR
 rule Later_marker { strings: \$m = "LATER-MARKER" condition: \$m }
 YAR
 kill -HUP $scan
-wait_for $d/log 'reloaded 3 rules'
+wait_text $d/log 'reloaded 3 rules'
 opens $d/w/later
 st=$?
 [ $ok1 = 0 ] && [ $st != 0 ] && grep -q "detected Later_marker in $d/w/later" $d/log
@@ -161,7 +161,7 @@ while [ $i -lt 16 ]; do
 	i=$((i + 1))
 done
 wait_for_all() {
-	for i in $(seq 0 15); do wait_for $d/par.$i . || return 1; done
+	for i in $(seq 0 15); do wait_text $d/par.$i . || return 1; done
 }
 wait_for_all
 bad=0
@@ -188,7 +188,7 @@ sleep 1
 kill -9 $scan
 wait $scan 2>/dev/null
 scan=
-wait_for $d/pending.rc . && [ "$(cat $d/pending.rc)" != 0 ]
+wait_text $d/pending.rc . && [ "$(cat $d/pending.rc)" != 0 ]
 result $? "kill -9 of a fail-closed scanner: the waiting open is denied" $d/log
 
 # Fail open, with deny_errno = EIO.
@@ -204,6 +204,6 @@ sleep 1
 kill -9 $scan
 wait $scan 2>/dev/null
 scan=
-wait_for $d/pending2.rc . && [ "$(cat $d/pending2.rc)" = 0 ]
+wait_text $d/pending2.rc . && [ "$(cat $d/pending2.rc)" = 0 ]
 result $? "kill -9 of a fail-open scanner: the waiting open is allowed" $d/log
 exit $failed

@@ -18,9 +18,9 @@ result() {
 	fi
 }
 
-# wait_for FILE TEXT: until FILE holds TEXT (a grep pattern), 10 s at
-# most; 1 if it never did.
-wait_for() {
+# wait_text FILE TEXT: until FILE holds TEXT (a grep pattern), 10 s at
+# most; 1 if it never did. (Not wait_for: scenarios have their own.)
+wait_text() {
 	_i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
 		_i=$((_i + 1))
