@@ -28,7 +28,8 @@ COMPAT_SRCS := $(filter-out %_test.c,$(wildcard compat/*.c))
 COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
 COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
 # The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
-# each linked with what tools/common/ holds (log, configuration).
+# each linked with what tools/common/ holds (log, configuration). They
+# load libsystemd (libsystemd-dev's headers) only to log to the journal.
 PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl
 TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
 SYSCONFDIR ?= /etc
@@ -182,8 +183,8 @@ $(B)/bin/$(1): $(call TOOL_SRCS,$(1)) $(TOOLS_COMMON) $(wildcard tools/common/*.
 	@mkdir -p $$(@D)
 	$$(CC) $$(USER_CFLAGS) -Ilib/include -Itools -DVERSION='"$$(VERSION)"' \
 		-DSYSCONFDIR='"$$(SYSCONFDIR)"' -o $$@ $(call TOOL_SRCS,$(1)) \
-		$$(TOOLS_COMMON) -L$$(B)/lib -lfsgate $$(TOOL_LIBS_$(1)) \
-		$$$$(pkg-config --libs libsystemd) -Wl,-rpath,'$$$$ORIGIN/../lib'
+		$$(TOOLS_COMMON) -L$$(B)/lib -lfsgate $$(TOOL_LIBS_$(1)) -ldl \
+		-Wl,-rpath,'$$$$ORIGIN/../lib'
 endef
 $(foreach t,$(PROGRAMS),$(eval $(call tool_rule,$(t))))
 

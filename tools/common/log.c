@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * See log.h. systemd sets JOURNAL_STREAM to the device and inode of the
+ * See log.h. libsystemd is loaded only when there is a journal to write
+ * to or a service manager to notify: a tool started by hand, or in a
+ * test guest, does not pay for loading it and its libraries on every
+ * exec. systemd sets JOURNAL_STREAM to the device and inode of the
  * stream it connected to stdout/stderr; when stderr is that stream, the
  * journal is where a line would go anyway, so send it there with its
  * fields (sd_journal_stream_fd(3) describes the check).
  */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 #include <unistd.h>
 
@@ -21,6 +26,25 @@
 
 static const char *log_ident = "fsgate";
 static int journal;
+
+/* sd_journal_sendv() and sd_notify(), from libsystemd once loaded. */
+static int (*journal_sendv)(const struct iovec *iov, int n);
+static int (*notify)(int unset_environment, const char *state);
+
+static int load_libsystemd(void)
+{
+	static void *lib;
+
+	if (lib)
+		return 0;
+	lib = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return -1;
+	journal_sendv = (int (*)(const struct iovec *, int))
+			dlsym(lib, "sd_journal_sendv");
+	notify = (int (*)(int, const char *))dlsym(lib, "sd_notify");
+	return journal_sendv && notify ? 0 : -1;
+}
 
 static int stderr_is_journal(void)
 {
@@ -52,6 +76,16 @@ void log_open(const char *ident, enum log_target target)
 	default:
 		journal = stderr_is_journal();
 	}
+	if (journal && load_libsystemd() < 0)
+		journal = 0;
+}
+
+void log_notify(const char *state)
+{
+	/* Not started by a service manager that wants to hear: nothing. */
+	if (!getenv("NOTIFY_SOCKET") || load_libsystemd() < 0)
+		return;
+	notify(0, state);
 }
 
 int log_to_journal(void)
@@ -76,7 +110,7 @@ static void send_journal(int priority, const char *const *fields,
 	for (; fields && *fields && n < LOG_FIELDS_MAX + 3; fields++)
 		iov[n++] = (struct iovec){ (void *)*fields, strlen(*fields) };
 	/* A journal that cannot take the line: stderr still can. */
-	if (sd_journal_sendv(iov, n) < 0)
+	if (journal_sendv(iov, n) < 0)
 		fprintf(stderr, "%s: %s\n", log_ident, msg);
 	free(message);
 }

@@ -7,6 +7,7 @@
 #ifndef TOOLS_LOG_H
 #define TOOLS_LOG_H
 
+#include <stddef.h>
 #include <syslog.h>
 
 enum log_target {
@@ -28,6 +29,9 @@ int log_to_journal(void);
  */
 __attribute__((format(printf, 3, 4)))
 void log_send(int priority, const char *const *fields, const char *fmt, ...);
+
+/* Tell the service manager @state ("READY=1") if one asked to hear. */
+void log_notify(const char *state);
 
 #define log_err(...)	log_send(LOG_ERR, NULL, __VA_ARGS__)
 #define log_warn(...)	log_send(LOG_WARNING, NULL, __VA_ARGS__)

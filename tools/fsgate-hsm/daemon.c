@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include "common/group.h"
@@ -166,7 +165,7 @@ int hsm_daemon(const struct hsm_settings *s, struct store *st)
 		 st->path, s->priority, s->nwatch, s->nwatch > 1 ? "s" : "");
 	for (i = 0; i < s->nwatch; i++)
 		log_info("watching %s", s->watch[i]);
-	sd_notify(0, "READY=1");
+	log_notify("READY=1");
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = d.group, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
@@ -185,7 +184,7 @@ int hsm_daemon(const struct hsm_settings *s, struct store *st)
 			continue;
 		}
 		log_info("stopping on signal %u", si.ssi_signo);
-		sd_notify(0, "STOPPING=1");
+		log_notify("STOPPING=1");
 		/* Events still unread get the orphan verdict, deny. */
 		close(d.group);
 		return 0;

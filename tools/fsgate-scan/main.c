@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <systemd/sd-daemon.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -263,12 +262,12 @@ static void reload(struct scanner *sc)
 	struct rules *fresh, *stale;
 	struct group *g;
 
-	sd_notify(0, "RELOADING=1");
+	log_notify("RELOADING=1");
 	fresh = rules_load(&sc->s);
 	if (!fresh) {
 		log_err("reload failed: still scanning with the %u rules loaded before",
 			rules_count(sc->rules));
-		sd_notify(0, "READY=1");
+		log_notify("READY=1");
 		return;
 	}
 	pthread_rwlock_wrlock(&sc->lock);
@@ -280,7 +279,7 @@ static void reload(struct scanner *sc)
 	if (!g) {
 		/* The old group stays, cache and all: say so. */
 		log_err("reload: new rules in use, but cached verdicts were kept");
-		sd_notify(0, "READY=1");
+		log_notify("READY=1");
 		return;
 	}
 	/* From now on only the new group is asked about new accesses. */
@@ -294,7 +293,7 @@ static void reload(struct scanner *sc)
 				    RETIRE_MS_DEFAULT) + 1000;
 	log_info("reloaded %u rules; cached verdicts dropped",
 		 rules_count(sc->rules));
-	sd_notify(0, "READY=1");
+	log_notify("READY=1");
 }
 
 /* Close the retiring group once nothing of it is left to answer. */
@@ -408,9 +407,9 @@ int main(int argc, char **argv)
 		 (unsigned long long)sc.s.max_size,
 		 sc.s.large_allow ? "allow" : "deny",
 		 fsgate_deny_errno_name(sc.s.deny_errno));
-	sd_notify(0, "READY=1");
+	log_notify("READY=1");
 	ret = serve(&sc);
-	sd_notify(0, "STOPPING=1");
+	log_notify("STOPPING=1");
 	/* Workers answer what they hold; unread events get the orphan verdict. */
 	pool_stop(sc.pool);
 	if (sc.old)
