@@ -11,10 +11,17 @@ export FSGATE_CACHE
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi $(CFLAGS)
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi -Icommon $(CFLAGS)
+# The number and verdict parser the LD_PRELOAD layer, fsgate-run and the
+# examples share (common/parse.h).
+PARSE := common/parse.c common/parse.h
 
 B := build
-VERSION := 0.1.0
+# The project's one version, also read by kmod/Kbuild (MODULE_VERSION).
+VERSION := $(shell cat VERSION 2>/dev/null)
+ifeq ($(VERSION),)
+$(error no version: the file VERSION is missing or empty)
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 LIB_SONAME := libfsgate.so.0
@@ -24,9 +31,10 @@ LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c \
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 # libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
-COMPAT_SRCS := $(filter-out %_test.c,$(wildcard compat/*.c))
-COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
-COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
+PRELOAD_SRCS := $(filter-out %_test.c,$(wildcard preload/*.c))
+PRELOAD_OBJS := $(patsubst preload/%.c,$(B)/preload/%.o,$(PRELOAD_SRCS)) \
+		$(B)/common/parse.o
+PRELOAD_LIB := $(B)/lib/libfsgate-fanotify.so
 # The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
 # each linked with what tools/common/ holds (log, configuration). They
 # load libsystemd (libsystemd-dev's headers) only to log to the journal.
@@ -35,7 +43,7 @@ TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 # Each example is one program; daemon.c holds what the daemons share.
-EXAMPLE_HELPERS := examples/daemon.c
+EXAMPLE_HELPERS := examples/daemon.c common/parse.c
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
 	    $(filter-out $(EXAMPLE_HELPERS),$(wildcard examples/*.c)))
 # Measurements run by hand in a guest (see README, "Limitations").
@@ -45,7 +53,8 @@ KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
 HOST_TESTS := $(B)/tests/ktap_test \
 	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
-	$(patsubst compat/%_test.c,$(B)/tests/compat_%_test,$(wildcard compat/*_test.c))
+	$(patsubst preload/%_test.c,$(B)/tests/preload_%_test,$(wildcard preload/*_test.c)) \
+	$(patsubst common/%_test.c,$(B)/tests/common_%_test,$(wildcard common/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
@@ -85,7 +94,7 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(COMPAT_LIB) $(TOOLS) $(EXAMPLES) $(MEASURES) $(HOST_TOOLS) \
+userspace: $(LIBS) $(PRELOAD_LIB) $(TOOLS) $(EXAMPLES) $(MEASURES) $(HOST_TOOLS) \
 	$(HOST_TESTS) guest
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
@@ -107,7 +116,7 @@ PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
 	$(PC_SED) >$@
 
-$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h \
+$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h common/parse.h \
 		 $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ $< \
@@ -130,35 +139,40 @@ $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
 		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
 
-$(B)/compat/%.o: compat/%.c compat/compat.h lib/include/fsgate.h \
+$(B)/preload/%.o: preload/%.c preload/preload.h lib/include/fsgate.h \
 		 include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
-$(COMPAT_LIB): $(COMPAT_OBJS) $(LIB_OBJS) compat/libfsgate-fanotify.map
-	$(CC) -shared -Wl,--version-script=compat/libfsgate-fanotify.map \
-		-Wl,--no-undefined -o $@ $(COMPAT_OBJS) $(LIB_OBJS) -ldl
+$(B)/common/%.o: common/%.c $(PARSE) include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
-# Host unit tests of the layer: compat/X_test.c with the files named in
-# COMPAT_TEST_X; the test fakes what those files call.
-COMPAT_TEST_env := compat/env.c
-COMPAT_TEST_fanotify := compat/fanotify.c compat/flags.c compat/env.c
-COMPAT_TEST_syscall := compat/syscall.c
-WRAP_compat_fanotify := access
-$(B)/tests/compat_%_test: compat/%_test.c $(COMPAT_SRCS) compat/compat.h \
+$(PRELOAD_LIB): $(PRELOAD_OBJS) $(LIB_OBJS) preload/libfsgate-fanotify.map
+	$(CC) -shared -Wl,--version-script=preload/libfsgate-fanotify.map \
+		-Wl,--no-undefined -o $@ $(PRELOAD_OBJS) $(LIB_OBJS) -ldl
+
+# Host unit tests of the layer: preload/X_test.c with the files named in
+# PRELOAD_TEST_X; the test fakes what those files call.
+PRELOAD_TEST_env := preload/env.c common/parse.c
+PRELOAD_TEST_fanotify := preload/fanotify.c preload/flags.c preload/env.c \
+			 common/parse.c
+PRELOAD_TEST_syscall := preload/syscall.c
+WRAP_preload_fanotify := access
+$(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h $(PARSE) \
 			  lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
-		compat/$*_test.c $(COMPAT_TEST_$*) $$(pkg-config --libs cmocka) \
-		$(foreach w,$(WRAP_compat_$*),-Wl$(comma)--wrap=$(w))
+		preload/$*_test.c $(PRELOAD_TEST_$*) $$(pkg-config --libs cmocka) \
+		$(foreach w,$(WRAP_preload_$*),-Wl$(comma)--wrap=$(w))
 
 # fsgate-run finds the layer at ../lib/ from where it lies, in build/ as
 # installed; the guest gets a copy beside its test programs.
-$(B)/bin/fsgate-run: tools/fsgate-run.c compat/env.c compat/compat.h \
+$(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h $(PARSE) \
 		     lib/include/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
-		tools/fsgate-run.c compat/env.c
+		tools/fsgate-run.c preload/env.c common/parse.c
 
 $(addprefix $(B)/guest/,fsgate-run $(PROGRAMS)): $(B)/guest/%: $(B)/bin/%
 	@mkdir -p $(@D)
@@ -204,6 +218,13 @@ $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ tests/ktap/ktap-count.c tests/ktap/ktap.c
 
+# Host unit tests of common/X.c: common/X_test.c.
+$(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
+			  include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
+		common/$*_test.c common/$*.c $$(pkg-config --libs cmocka)
+
 $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
@@ -237,7 +258,7 @@ $(B)/guest/demo_test: examples/demo-guest.sh
 
 # fsgate-run finds the layer in ../lib from its bin/, so both go under
 # one PREFIX; the pages hold .so aliases for every function.
-install: $(LIBS) $(COMPAT_LIB) $(TOOLS)
+install: $(LIBS) $(PRELOAD_LIB) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux \
 		$(DESTDIR)$(PREFIX)/bin $(addprefix $(DESTDIR)$(PREFIX)/share/man/man,1 3 7 8)
 	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
@@ -248,7 +269,7 @@ install: $(LIBS) $(COMPAT_LIB) $(TOOLS)
 	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
 	install -m 0644 lib/include/fsgate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 include/uapi/linux/fsgate.h $(DESTDIR)$(PREFIX)/include/linux/
-	install -m 0755 $(COMPAT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(PRELOAD_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
