@@ -151,7 +151,7 @@ static void print_params(void)
 static int cmd_status(int argc, char **argv)
 {
 	struct fsgate_group_info *g;
-	char srcversion[64], refcnt[32];
+	char srcversion[64], refcnt[32], version[32];
 	unsigned long long marks = 0, pending = 0;
 	struct stat st;
 	ssize_t n, i;
@@ -164,12 +164,14 @@ static int cmd_status(int argc, char **argv)
 		return EXIT_NOT_LOADED;
 	}
 	read_line("/sys/module/fsgate/refcnt", refcnt, sizeof(refcnt));
+	read_line("/sys/module/fsgate/version", version, sizeof(version));
 	read_line("/sys/module/fsgate/srcversion", srcversion, sizeof(srcversion));
+	printf("fsgate.ko: loaded, version %s, held by %s open groups and users",
+	       version, refcnt);
 	/* srcversion exists only with CONFIG_MODULE_SRCVERSION_ALL. */
-	printf("fsgate.ko: loaded, held by %s open groups and users", refcnt);
 	if (strcmp(srcversion, "?"))
 		printf(", srcversion %s", srcversion);
-	printf("\nversion, features: not reported by this module\n");
+	printf("\nfeatures: not reported by this module\n");
 	printf("device: %s %s\n", FSGATE_DEVICE,
 	       stat(FSGATE_DEVICE, &st) == 0 ? "present" : "missing");
 	n = read_groups(&g);
