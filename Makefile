@@ -26,7 +26,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 LIB_SONAME := libfsgate.so.0
 LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
-LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c
+LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c \
+	lib/describe.c lib/groups.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 # libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
@@ -34,7 +35,13 @@ PRELOAD_SRCS := $(filter-out %_test.c,$(wildcard preload/*.c))
 PRELOAD_OBJS := $(patsubst preload/%.c,$(B)/preload/%.o,$(PRELOAD_SRCS)) \
 		$(B)/common/parse.o
 PRELOAD_LIB := $(B)/lib/libfsgate-fanotify.so
-TOOLS := $(B)/bin/fsgate-run
+# The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
+# each linked with what tools/common/ holds (log, configuration). They
+# load libsystemd (libsystemd-dev's headers) only to log to the journal.
+PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl
+TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 # Each example is one program; daemon.c holds what the daemons share.
 EXAMPLE_HELPERS := examples/daemon.c common/parse.c
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
@@ -64,7 +71,8 @@ guest_prog = $(firstword $(wildcard $(addsuffix /$(1),$(GUEST_PROG_DIRS))))
 GUEST_PROGS_MISSING := $(strip $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),,$(p))))
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(B)/guest/run-suite $(B)/guest/demo_test \
-	 $(B)/guest/fsgate-run \
+	 $(B)/guest/fsgate-run $(addprefix $(B)/guest/,$(PROGRAMS)) \
+	 $(B)/guest/fsgate-rules \
 	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
 .PHONY: all deps modules userspace guest check style demo install \
@@ -126,6 +134,7 @@ $(B)/measure/%: tests/measure/%.c $(B)/lib/libfsgate.a
 # syscalls X makes wrapped at link time (WRAP_X) so that cmocka fakes them.
 WRAP_init := open ioctl close
 WRAP_respond := write
+WRAP_event := read close
 comma := ,
 $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 			     include/uapi/linux/fsgate.h
@@ -169,9 +178,33 @@ $(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h $(PARSE)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
 		tools/fsgate-run.c preload/env.c common/parse.c
 
-$(B)/guest/fsgate-run: $(B)/bin/fsgate-run
+$(addprefix $(B)/guest/,fsgate-run $(PROGRAMS)): $(B)/guest/%: $(B)/bin/%
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+# The rules fsgate-scan ships, for its scenario.
+$(B)/guest/fsgate-rules: $(wildcard etc/fsgate/rules/*.yar)
+	@mkdir -p $@
+	install -m 0644 $^ $@/
+	@touch $@
+
+TOOLS_COMMON := $(wildcard tools/common/*.c)
+TOOL_SRCS = $(or $(wildcard tools/$(1)/*.c),tools/$(1).c)
+# Libraries a tool needs beyond libfsgate and libsystemd.
+TOOL_LIBS_fsgate-monitor :=
+TOOL_LIBS_fsgate-scan := -lyara -lpthread
+TOOL_LIBS_fsgate-hsm := -lcrypto
+define tool_rule
+$(B)/bin/$(1): $(call TOOL_SRCS,$(1)) $(TOOLS_COMMON) $(wildcard tools/common/*.h) \
+	       $(wildcard tools/$(1)/*.h) lib/include/fsgate.h \
+	       include/uapi/linux/fsgate.h $(B)/lib/$(LIB_SONAME)
+	@mkdir -p $$(@D)
+	$$(CC) $$(USER_CFLAGS) -Ilib/include -Itools -DVERSION='"$$(VERSION)"' \
+		-DSYSCONFDIR='"$$(SYSCONFDIR)"' -o $$@ $(call TOOL_SRCS,$(1)) \
+		$$(TOOLS_COMMON) -L$$(B)/lib -lfsgate $$(TOOL_LIBS_$(1)) -ldl \
+		-Wl,-rpath,'$$$$ORIGIN/../lib'
+endef
+$(foreach t,$(PROGRAMS),$(eval $(call tool_rule,$(t))))
 
 # libclamav's one dlopen, of libclamunrar_iface, finds nothing in Debian
 # (RAR support is in non-free) and clamd does without it.
@@ -236,7 +269,7 @@ $(B)/guest/demo_test: examples/demo-guest.sh
 # one PREFIX; the pages hold .so aliases for every function.
 install: $(LIBS) $(PRELOAD_LIB) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux \
-		$(DESTDIR)$(PREFIX)/bin $(addprefix $(DESTDIR)$(PREFIX)/share/man/man,1 3 7)
+		$(DESTDIR)$(PREFIX)/bin $(addprefix $(DESTDIR)$(PREFIX)/share/man/man,1 3 7 8)
 	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libfsgate.so
@@ -250,6 +283,19 @@ install: $(LIBS) $(PRELOAD_LIB) $(TOOLS)
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -m 0644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 $(addprefix completion/,$(PROGRAMS)) \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/
+	install -d $(DESTDIR)$(SYSCONFDIR)/fsgate/rules
+	install -m 0644 etc/fsgate/*.conf $(DESTDIR)$(SYSCONFDIR)/fsgate/
+	install -m 0644 etc/fsgate/rules/*.yar $(DESTDIR)$(SYSCONFDIR)/fsgate/rules/
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	for u in $(wildcard systemd/*.service); do \
+		sed -e 's|@BINDIR@|$(PREFIX)/bin|g' \
+		    -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $$u \
+		    >$(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} || exit; \
+	done
 
 style:
 	tests/style $(KERNELS)

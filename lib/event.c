@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdalign.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "fsgate.h"
 
@@ -55,4 +56,39 @@ fsgate_event_next(struct fsgate_events *it)
 	ev = (const void *)(it->buf + it->off);
 	it->off += ev->event_len;
 	return ev;
+}
+
+ssize_t fsgate_events_drain(int fd, void *buf, size_t len,
+			    fsgate_event_fn fn, void *arg)
+{
+	const struct fanotify_event_metadata *ev;
+	struct fsgate_events it;
+	ssize_t n, handled = 0;
+	int stop = 0;
+
+	while (!stop) {
+		n = read(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if ((n < 0 && errno == EAGAIN) || n == 0)
+			break;
+		if (n < 0)
+			return -1;
+		fsgate_events_init(&it, buf, n);
+		while ((ev = fsgate_event_next(&it))) {
+			/* Past a stop the fds are the drain's to close. */
+			if (stop) {
+				if (ev->fd >= 0)
+					close(ev->fd);
+				continue;
+			}
+			handled++;
+			stop = fn(ev, arg);
+		}
+		if (it.error) {
+			errno = it.error;
+			return -1;
+		}
+	}
+	return handled;
 }

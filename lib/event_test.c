@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fsgate.h"
@@ -132,6 +133,108 @@ static void other_version_is_refused(void **state)
 	assert_refused_second(2 * LEN, EPROTO);
 }
 
+/*
+ * fsgate_events_drain(): read() and close() are wrapped. Each read
+ * returns the next script entry: a byte count copied from buf, or a
+ * negative errno.
+ */
+static ssize_t script[4];
+static int reads, closed[8], nclosed;
+
+ssize_t __wrap_read(int fd, void *dst, size_t len)
+{
+	ssize_t n = script[reads++];
+
+	assert_int_equal(fd, 5);
+	if (n < 0) {
+		errno = (int)-n;
+		return -1;
+	}
+	assert_true((size_t)n <= len);
+	memcpy(dst, &buf, n);
+	return n;
+}
+
+int __wrap_close(int fd)
+{
+	closed[nclosed++] = fd;
+	return 0;
+}
+
+static int seen[8], nseen, stop_at;
+
+static int take(const struct fanotify_event_metadata *ev, void *arg)
+{
+	assert_ptr_equal(arg, &seen);
+	seen[nseen++] = ev->fd;
+	return nseen == stop_at;
+}
+
+static void drain_reset(void)
+{
+	reads = nclosed = nseen = stop_at = 0;
+}
+
+static void drain_reads_until_eagain(void **state)
+{
+	static char dst[4 * LEN] __attribute__((aligned(8)));
+
+	(void)state;
+	drain_reset();
+	put(0, LEN, 10);
+	put(1, LEN, 11);
+	script[0] = 2 * LEN;
+	script[1] = -EINTR;
+	script[2] = 2 * LEN;
+	script[3] = -EAGAIN;
+	assert_int_equal(fsgate_events_drain(5, dst, sizeof(dst), take, seen), 4);
+	assert_int_equal(reads, 4);
+	assert_int_equal(nseen, 4);
+	assert_int_equal(seen[3], 11);
+	assert_int_equal(nclosed, 0);
+}
+
+/* A stop mid-read: the rest of that read is closed, nothing more read. */
+static void drain_stops_and_closes_the_rest(void **state)
+{
+	static char dst[4 * LEN] __attribute__((aligned(8)));
+
+	(void)state;
+	drain_reset();
+	put(0, LEN, 10);
+	put(1, LEN, 11);
+	put(2, LEN, 12);
+	script[0] = 3 * LEN;
+	stop_at = 1;
+	assert_int_equal(fsgate_events_drain(5, dst, sizeof(dst), take, seen), 1);
+	assert_int_equal(reads, 1);
+	assert_int_equal(nclosed, 2);
+	assert_int_equal(closed[0], 11);
+	assert_int_equal(closed[1], 12);
+}
+
+static void drain_fails_on_read_errors_and_bad_records(void **state)
+{
+	static char dst[4 * LEN] __attribute__((aligned(8)));
+
+	(void)state;
+	drain_reset();
+	script[0] = -EBADF;
+	errno = 0;
+	assert_int_equal(fsgate_events_drain(5, dst, sizeof(dst), take, seen), -1);
+	assert_int_equal(errno, EBADF);
+
+	drain_reset();
+	put(0, LEN, 10);
+	buf.ev[1] = buf.ev[0];
+	buf.ev[1].vers = FANOTIFY_METADATA_VERSION + 1;
+	script[0] = 2 * LEN;
+	errno = 0;
+	assert_int_equal(fsgate_events_drain(5, dst, sizeof(dst), take, seen), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_int_equal(nseen, 1);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -143,6 +246,9 @@ int main(void)
 		cmocka_unit_test(truncated_header_is_refused),
 		cmocka_unit_test(misaligned_record_is_refused),
 		cmocka_unit_test(other_version_is_refused),
+		cmocka_unit_test(drain_reads_until_eagain),
+		cmocka_unit_test(drain_stops_and_closes_the_rest),
+		cmocka_unit_test(drain_fails_on_read_errors_and_bad_records),
 	};
 
 	return cmocka_run_group_tests_name("libfsgate_event", tests, NULL, NULL);

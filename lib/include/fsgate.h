@@ -109,6 +109,36 @@ void fsgate_events_init(struct fsgate_events *it, const void *buf,
 const struct fanotify_event_metadata *
 fsgate_event_next(struct fsgate_events *it);
 
+/*
+ * Called by fsgate_events_drain() for each record, overflow records
+ * (FAN_Q_OVERFLOW, fd FAN_NOFD) included; it owns @ev->fd and closes it
+ * once done (for a permission event, after answering). Return 0 to go
+ * on, anything else to stop.
+ */
+typedef int (*fsgate_event_fn)(const struct fanotify_event_metadata *ev,
+			       void *arg);
+
+/**
+ * fsgate_events_drain() - read a group until nothing is queued
+ * @fd: a group fd made with FSGATE_NONBLOCK (with a blocking fd the read
+ *	after the last event waits for the next)
+ * @buf: a buffer aligned as struct fanotify_event_metadata
+ * @len: its size, at least FAN_EVENT_METADATA_LEN
+ * @fn: called for each record, checked as fsgate_event_next() does
+ * @arg: passed to @fn
+ *
+ * Reads until read() says EAGAIN and hands out every record. When @fn
+ * asks to stop, the rest of that read's records are not handed out and
+ * their fds are closed (an unanswered permission event among them gets
+ * the group's timeout verdict once its wait runs out).
+ *
+ * Return: how many records @fn was given, or -1 with errno set: the
+ * read's errno, or EBADMSG or EPROTO for a record fsgate_event_next()
+ * refuses (reading stops there).
+ */
+ssize_t fsgate_events_drain(int fd, void *buf, size_t len,
+			    fsgate_event_fn fn, void *arg);
+
 /**
  * fsgate_respond() - answer one permission event
  * @fd: the group fd the event was read from
@@ -163,6 +193,142 @@ enum fsgate_call {
  * strerror(@errnum) for an errno the call has no special meaning for.
  */
 const char *fsgate_strerror(enum fsgate_call call, int errnum);
+
+/**
+ * fsgate_mask_parse() - an event mask from names
+ * @text: comma-separated names, case ignored: access, modify,
+ *	close_write, close_nowrite, open, open_exec, open_perm, access_perm,
+ *	open_exec_perm, ondir, q_overflow, and the sets close (both closes),
+ *	notif or all (every notification event) and perm (every permission
+ *	event)
+ * @mask: set to the union of the named events on success
+ * @bad: if not NULL, set on failure to the offset in @text of the name
+ *	that is not known (or of the empty name)
+ *
+ * Return: 0, or -1 with errno EINVAL; @mask is left alone then.
+ */
+int fsgate_mask_parse(const char *text, uint64_t *mask, size_t *bad);
+
+/**
+ * fsgate_mask_format() - the names of a mask's events
+ * @mask: events, as an event record's mask
+ * @buf: where the names go, upper case and comma-separated
+ *	("OPEN,CLOSE_NOWRITE"), in a fixed order; bits without a name are
+ *	left out
+ * @len: size of @buf
+ *
+ * Return: the length of the whole text, as snprintf(); when it is @len or
+ * more, @buf holds the empty string.
+ */
+size_t fsgate_mask_format(uint64_t mask, char *buf, size_t len);
+
+/**
+ * fsgate_deny_errno_parse() - the errno a deny may carry, from its name
+ * @name: EPERM, EACCES, EIO, EBUSY, ETXTBSY, EAGAIN, ENOSPC or EDQUOT,
+ *	case ignored
+ *
+ * Return: the errno, for FSGATE_DENY_ERRNO(), or -1 with errno EINVAL for
+ * a name fsgate does not take in a response.
+ */
+int fsgate_deny_errno_parse(const char *name);
+
+/**
+ * fsgate_deny_errno_name() - the name of an errno a deny may carry
+ * @errnum: an errno
+ *
+ * Return: "EPERM" and so on, or NULL when a deny cannot carry @errnum.
+ */
+const char *fsgate_deny_errno_name(int errnum);
+
+/**
+ * fsgate_fd_path() - the path of the file an event fd refers to
+ * @fd: an event's fd (or any fd)
+ * @buf: where the path goes, NUL-terminated
+ * @len: size of @buf
+ *
+ * The path is the one /proc/self/fd shows: of the mount the file was
+ * opened through, with " (deleted)" appended once it has been unlinked.
+ *
+ * Return: 0, or -1 with errno set (ENAMETOOLONG when @buf is too small).
+ */
+int fsgate_fd_path(int fd, char *buf, size_t len);
+
+/**
+ * fsgate_pid_comm() - the command name of a process
+ * @pid: an event's pid
+ * @buf: where the name goes (16 bytes hold any)
+ * @len: size of @buf
+ *
+ * A notification event may be read after its process has exited.
+ *
+ * Return: 0, or -1 with errno set (ENOENT or ESRCH once it is gone).
+ */
+int fsgate_pid_comm(pid_t pid, char *buf, size_t len);
+
+/**
+ * fsgate_pid_uid() - the real user id of a process
+ * @pid: an event's pid
+ * @uid: set to its real uid
+ *
+ * Return: 0, or -1 with errno set (ENOENT or ESRCH once it is gone).
+ */
+int fsgate_pid_uid(pid_t pid, uid_t *uid);
+
+/* Where the module lists its groups and keeps its parameters. */
+#define FSGATE_GROUPS_FILE "/proc/fsgate/groups"
+#define FSGATE_PARAMS_DIR "/sys/module/fsgate/parameters"
+
+/**
+ * struct fsgate_group_info - one group, as the module lists it
+ * @id: the group's id, unique while the module is loaded
+ * @pid: the process that made it
+ * @comm: that process's command name
+ * @class_name: "notif", "content" or "pre-content"
+ * @priority: its priority; groups are listed highest first
+ * @stats: its counters, as fsgate_stats() gives them to the group itself
+ */
+struct fsgate_group_info {
+	uint64_t id;
+	pid_t pid;
+	char comm[17];
+	char class_name[16];
+	unsigned int priority;
+	struct fsgate_stats stats;
+};
+
+/**
+ * fsgate_groups_read() - every group, in asking order
+ * @path: the file to read, or NULL for FSGATE_GROUPS_FILE
+ * @groups: set to a malloc()ed array the caller frees, NULL for none
+ *
+ * Columns are found by the names in the file's header line: a column a
+ * later module adds is skipped, one an older module lacks reads as 0.
+ *
+ * Return: how many groups, or -1 with errno set: ENOENT when fsgate.ko
+ * is not loaded, EBADMSG for a file that is not a group list.
+ */
+ssize_t fsgate_groups_read(const char *path,
+			   struct fsgate_group_info **groups);
+
+/**
+ * fsgate_param_get() - read a module parameter
+ * @name: its name, as in FSGATE_PARAMS_DIR (max_groups, ...)
+ * @value: set to its value
+ *
+ * Return: 0, or -1 with errno set: ENOENT for a module that is not
+ * loaded or has no such parameter, EINVAL for a name with a '/'.
+ */
+int fsgate_param_get(const char *name, unsigned long long *value);
+
+/**
+ * fsgate_param_set() - change a module parameter (root only)
+ * @name: its name
+ * @value: the new value; the module checks only that it fits its type
+ *
+ * Return: 0, or -1 with errno set as fsgate_param_get(), EACCES without
+ * privilege, EINVAL when the module refuses the value.
+ */
+int fsgate_param_set(const char *name, unsigned long long value);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,8 @@ scanner --no-cache $d/w >$d/scan.out 2>&1 &
 pids="$pids $!"
 trace $d/w >$d/trace.out 2>$d/trace.err &
 pids="$pids $!"
-wait_for $d/ino.err 'Watches established' &&
-	wait_for $d/trace.err watching && sleep 0.5
+wait_text $d/ino.err 'Watches established' &&
+	wait_text $d/trace.err watching && sleep 0.5
 ready=$?
 
 cat $d/w/clean >/dev/null

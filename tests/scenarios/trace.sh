@@ -10,7 +10,7 @@ d=/tmp/trace.$$
 mkdir -p $d && echo hello >$d/a
 trace $d >$d.out 2>$d.err &
 tracer=$!
-wait_for $d.err watching
+wait_text $d.err watching
 ready=$?
 
 sh -c 'echo $$ >'$d'.pid1; exec cat '$d'/a >/dev/null'

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by the scenarios (installed beside them in the guest's
-# /fsgate/bin, which is on PATH): their TAP results.
+# /fsgate/bin, which is on PATH): their TAP results, and waiting for a
+# program they started to say it is ready.
 
 n=0 failed=0
 # result STATUS DESCRIPTION [LOG]: "ok" for STATUS 0, else "not ok" with
@@ -17,13 +18,13 @@ result() {
 	fi
 }
 
-# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most; 1 if it never
-# does.
-wait_for() {
-	i=0
+# wait_text FILE TEXT: until FILE holds TEXT (a grep pattern), 10 s at
+# most; 1 if it never did. (Not wait_for: scenarios have their own.)
+wait_text() {
+	_i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 100 ] || return 1
+		_i=$((_i + 1))
+		[ $_i -le 100 ] || return 1
 		sleep 0.1
 	done
 }

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The module as a whole: every group with its counters, from
+ * /proc/fsgate/groups, and the module's parameters, from
+ * /sys/module/fsgate/parameters. The groups file starts with a header
+ * line naming its columns; columns are found by name, so one the module
+ * adds later is skipped and one it lacks reads as 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsgate.h"
+
+#define LINE_MAX_LEN 1024
+#define COLUMNS_MAX 64
+
+enum column {
+	COL_ID, COL_PID, COL_COMM, COL_CLASS, COL_PRIORITY, COL_STAT,
+	COL_UNKNOWN,
+};
+
+/* The counters' columns, in struct fsgate_stats order. */
+static const char *const stat_names[] = {
+	"marks", "queued", "delivered", "overflows", "pending", "asked",
+	"answered", "denied", "timedout", "orphaned", "cancelled",
+	"perm_overflows", "cached",
+};
+#define STATS (sizeof(stat_names) / sizeof(stat_names[0]))
+
+struct layout {
+	enum column col[COLUMNS_MAX];
+	unsigned int stat[COLUMNS_MAX];
+	size_t n;
+};
+
+static int parse_header(char *line, struct layout *l)
+{
+	static const char *const fixed[] = { "id", "pid", "comm", "class",
+					     "priority" };
+	char *save, *name;
+	size_t i;
+	int have_id = 0;
+
+	l->n = 0;
+	for (name = strtok_r(line, " \t\n", &save); name;
+	     name = strtok_r(NULL, " \t\n", &save)) {
+		if (l->n == COLUMNS_MAX)
+			return -1;
+		l->col[l->n] = COL_UNKNOWN;
+		for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+			if (!strcmp(name, fixed[i]))
+				l->col[l->n] = (enum column)i;
+		for (i = 0; i < STATS; i++)
+			if (!strcmp(name, stat_names[i])) {
+				l->col[l->n] = COL_STAT;
+				l->stat[l->n] = i;
+			}
+		have_id |= l->col[l->n] == COL_ID;
+		l->n++;
+	}
+	return have_id ? 0 : -1;
+}
+
+static int parse_number(const char *text, unsigned long long *out)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	*out = strtoull(text, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static int parse_group(char *line, const struct layout *l,
+		       struct fsgate_group_info *g)
+{
+	unsigned long long n;
+	char *save, *field;
+	size_t i = 0;
+
+	memset(g, 0, sizeof(*g));
+	for (field = strtok_r(line, " \t\n", &save); field;
+	     field = strtok_r(NULL, " \t\n", &save), i++) {
+		if (i >= l->n)
+			return -1;
+		switch (l->col[i]) {
+		case COL_COMM:
+			snprintf(g->comm, sizeof(g->comm), "%s", field);
+			continue;
+		case COL_CLASS:
+			snprintf(g->class_name, sizeof(g->class_name), "%s",
+				 field);
+			continue;
+		case COL_UNKNOWN:
+			continue;
+		default:
+			break;
+		}
+		if (parse_number(field, &n) < 0)
+			return -1;
+		if (l->col[i] == COL_ID)
+			g->id = n;
+		else if (l->col[i] == COL_PID)
+			g->pid = (pid_t)n;
+		else if (l->col[i] == COL_PRIORITY)
+			g->priority = (unsigned int)n;
+		else
+			((__u64 *)&g->stats)[l->stat[i]] = n;
+	}
+	return i == l->n ? 0 : -1;
+}
+
+ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups)
+{
+	struct fsgate_group_info *list = NULL, *more;
+	char line[LINE_MAX_LEN];
+	struct layout l;
+	size_t n = 0, cap = 0;
+	FILE *f;
+	int err = EBADMSG;
+
+	*groups = NULL;
+	f = fopen(path ? path : FSGATE_GROUPS_FILE, "re");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f) || parse_header(line, &l) < 0)
+		goto fail;
+	while (fgets(line, sizeof(line), f)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			more = realloc(list, cap * sizeof(*list));
+			if (!more) {
+				err = ENOMEM;
+				goto fail;
+			}
+			list = more;
+		}
+		if (!strchr(line, '\n') || parse_group(line, &l, &list[n]) < 0)
+			goto fail;
+		n++;
+	}
+	if (ferror(f)) {
+		err = EIO;
+		goto fail;
+	}
+	fclose(f);
+	*groups = list;
+	return n;
+fail:
+	fclose(f);
+	free(list);
+	errno = err;
+	return -1;
+}
+
+static int param_path(const char *name, char *buf, size_t len)
+{
+	if (!*name || strchr(name, '/') || name[0] == '.') {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(buf, len, "%s/%s", FSGATE_PARAMS_DIR, name);
+	return 0;
+}
+
+int fsgate_param_get(const char *name, unsigned long long *value)
+{
+	char path[256], text[32];
+	ssize_t n;
+	int fd;
+
+	if (param_path(name, path, sizeof(path)) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	text[n] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	if (parse_number(text, value) < 0) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+int fsgate_param_set(const char *name, unsigned long long value)
+{
+	char path[256], text[32];
+	int fd, len, saved;
+	ssize_t n;
+
+	if (param_path(name, path, sizeof(path)) < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = snprintf(text, sizeof(text), "%llu\n", value);
+	n = write(fd, text, len);
+	saved = errno;
+	close(fd);
+	if (n != len) {
+		errno = n < 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}

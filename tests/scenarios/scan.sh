@@ -1,0 +1,209 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario: fsgate-scan with YARA rules (the EICAR rule it ships and one
+# for a custom marker) decides the opens on a tmpfs. Both are denied
+# with EPERM and logged once each; clean files open and are cached; a
+# rule reload (SIGHUP) catches a file cached clean before; 16 accessors
+# in parallel each get their file's verdict; a file over max_size gets
+# large_files' verdict; exclusions pass unscanned; kill -9 of the
+# scanner gives its orphan verdict, deny when it fails closed and allow
+# when it fails open, and deny_errno picks the errno. Prints TAP; a
+# failed step is named and its log shown.
+if ! command -v fsgate-scan >/dev/null; then
+	echo "1..0 # SKIP fsgate-scan is not in the guest"
+	exit 4
+fi
+shipped=/fsgate/bin/fsgate-rules
+
+. scenario-tap.sh
+d=/tmp/scan.$$
+mkdir -p $d/w $d/rules
+mount -t tmpfs scan $d/w || exit 1
+mkdir -p $d/w/excluded $d/w/par
+eicar='X5O!P%@AP[4\PZX54(P^)7CC)7}$EICAR'
+eicar="$eicar-STANDARD-ANTIVIRUS-TEST-FILE!\$H+H*"
+# The marker, split so that this file does not hold it.
+marker="FSGATE-TEST-""MARKER"
+later="LATER-""MARKER"
+echo hello >$d/w/clean
+echo "$eicar" >$d/w/eicar
+echo "some text $marker more text" >$d/w/marked
+echo "$marker" >$d/w/excluded/marked
+echo "not yet bad: $later" >$d/w/later
+i=0
+while [ $i -lt 300 ]; do echo "line $i of a clean file too big to scan"; i=$((i + 1)); done >$d/w/big
+cp $shipped/*.yar $d/rules/
+cat >$d/rules/marker.yar <<YAR
+rule Test_marker { strings: \$m = "FSGATE-TEST-MARKER" condition: \$m }
+YAR
+cat >$d/closed.conf <<CONF
+# fail closed, deny with EPERM; files over 4K denied unscanned
+watch = $d/w
+rules = $d/rules
+threads = 4
+max_size = 4K
+large_files = deny
+fail = closed
+timeout_ms = 20000
+deny_errno = EPERM
+exclude_path = $d/w/excluded
+exclude_comm = head
+CONF
+sed -e 's/^fail = closed/fail = open/' -e 's/^deny_errno = EPERM/deny_errno = EIO/' \
+	$d/closed.conf >$d/open.conf
+
+scan=
+cleanup() {
+	[ -z "$scan" ] || kill -9 $scan 2>/dev/null
+	wait 2>/dev/null
+	umount $d/w 2>/dev/null
+}
+trap cleanup EXIT
+
+# start CONF: fsgate-scan with it, logging to $d/log, once it is ready.
+start() {
+	: >$d/log
+	fsgate-scan -c $1 2>$d/log &
+	scan=$!
+	wait_text $d/log 'ready:'
+}
+# opens FILE: cat's exit status and its error message in $d/err.
+opens() { cat "$1" >/dev/null 2>$d/err; }
+# stats: the statistics line SIGUSR1 logs.
+stats() {
+	n=$(grep -c 'stats:' $d/log)
+	kill -USR1 $scan
+	i=0
+	while [ "$(grep -c 'stats:' $d/log)" = "$n" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep 'stats:' $d/log | tail -1
+}
+
+echo "1..16"
+
+fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&
+	fsgate-scan --version | grep -q '^fsgate-scan [0-9]'
+result $? "--help and --version" $d/help.out
+
+echo "bogus = 1" >$d/bad.conf
+fsgate-scan -c $d/bad.conf --check >$d/bad.out 2>&1
+st=$?
+fsgate-scan -c $d/closed.conf --check >$d/check.out 2>&1
+[ $st = 2 ] && grep -q "$d/bad.conf:1: bogus: unknown setting" $d/bad.out &&
+	grep -q "^fsgate-scan: 2 rules; watch $d/w\$" $d/check.out
+result $? "--check: a bad setting exits 2 naming its line; good rules are counted" \
+	"$d/bad.out"
+
+echo 'rule broken { condition: }' >$d/broken.yar
+fsgate-scan -c $d/closed.conf -r $d/broken.yar --check >$d/broken.out 2>&1
+[ $? = 1 ] && grep -q "rules: $d/broken.yar:1:" $d/broken.out
+result $? "rules that do not compile exit 1 naming the file and line" \
+	$d/broken.out
+
+start $d/closed.conf
+result $? "fsgate-scan starts and says it is ready" $d/log
+
+opens $d/w/clean && [ "$(cat $d/w/clean)" = hello ]
+result $? "a clean file opens" $d/log
+
+opens $d/w/eicar
+st1=$?
+grep -q 'Operation not permitted' $d/err
+st2=$?
+opens $d/w/marked
+st3=$?
+[ $st1 != 0 ] && [ $st2 = 0 ] && [ $st3 != 0 ] &&
+	grep -q 'Operation not permitted' $d/err
+result $? "the EICAR string and the custom marker are denied with EPERM" $d/log
+
+[ "$(grep -c 'detected' $d/log)" = 2 ] &&
+	grep -q "detected EICAR_test_file in $d/w/eicar, for cat (pid [0-9]*): deny (EPERM)" $d/log &&
+	grep -q "detected Test_marker in $d/w/marked, for cat (pid [0-9]*): deny (EPERM)" $d/log
+result $? "one log line per detection: rule, file, process" $d/log
+
+opens $d/w/clean && opens $d/w/clean
+line=$(stats)
+echo "$line" | grep -q 'scanned 3,.* cached [1-9]'
+result $? "a second open of a clean file is decided by the cache" $d/log
+
+# Cached clean, then a rule for it and a reload: denied.
+opens $d/w/later && opens $d/w/later
+ok1=$?
+cat >$d/rules/later.yar <<YAR
+rule Later_marker { strings: \$m = "LATER-MARKER" condition: \$m }
+YAR
+kill -HUP $scan
+wait_text $d/log 'reloaded 3 rules'
+opens $d/w/later
+st=$?
+[ $ok1 = 0 ] && [ $st != 0 ] && grep -q "detected Later_marker in $d/w/later" $d/log
+result $? "a reload (SIGHUP) catches a file cached clean before" $d/log
+sleep 1
+[ "$(grep -c 'fsgate-scan' /proc/fsgate/groups)" = 1 ]
+result $? "the group of the old rules is gone once the reload is done" \
+	/proc/fsgate/groups
+
+i=0
+while [ $i -lt 16 ]; do
+	if [ $((i % 2)) = 0 ]; then
+		echo "clean $i" >$d/w/par/$i
+	else
+		echo "bad $i $marker" >$d/w/par/$i
+	fi
+	i=$((i + 1))
+done
+i=0
+while [ $i -lt 16 ]; do
+	(cat $d/w/par/$i >/dev/null 2>&1; echo $? >$d/par.$i) &
+	i=$((i + 1))
+done
+wait_for_all() {
+	for i in $(seq 0 15); do wait_text $d/par.$i . || return 1; done
+}
+wait_for_all
+bad=0
+for i in $(seq 0 15); do
+	rc=$(cat $d/par.$i)
+	if [ $((i % 2)) = 0 ]; then [ "$rc" = 0 ] || bad=1
+	else [ "$rc" != 0 ] || bad=1; fi
+done
+[ $bad = 0 ] && [ "$(grep -c "detected Test_marker in $d/w/par/" $d/log)" = 8 ]
+result $? "16 parallel opens each get their file's verdict" $d/log
+
+opens $d/w/big
+[ $? != 0 ] && grep -q "too large: $d/w/big" $d/log
+result $? "a file over max_size gets large_files' verdict (deny)" $d/log
+
+opens $d/w/excluded/marked && head -1 $d/w/marked >/dev/null
+result $? "exclusions by path and by process pass unscanned" $d/log
+
+# Fail closed: the scanner stopped, an open waits; kill -9 denies it.
+echo "new" >$d/w/pending
+kill -STOP $scan
+(cat $d/w/pending >/dev/null 2>&1; echo $? >$d/pending.rc) &
+sleep 1
+kill -9 $scan
+wait $scan 2>/dev/null
+scan=
+wait_text $d/pending.rc . && [ "$(cat $d/pending.rc)" != 0 ]
+result $? "kill -9 of a fail-closed scanner: the waiting open is denied" $d/log
+
+# Fail open, with deny_errno = EIO.
+start $d/open.conf
+opens $d/w/marked
+st=$?
+grep -q 'Input/output error' $d/err && [ $st != 0 ]
+result $? "deny_errno = EIO: a detection fails with EIO" $d/log
+echo "newer" >$d/w/pending2
+kill -STOP $scan
+(cat $d/w/pending2 >/dev/null 2>&1; echo $? >$d/pending2.rc) &
+sleep 1
+kill -9 $scan
+wait $scan 2>/dev/null
+scan=
+wait_text $d/pending2.rc . && [ "$(cat $d/pending2.rc)" = 0 ]
+result $? "kill -9 of a fail-open scanner: the waiting open is allowed" $d/log
+exit $failed

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fsgate-hsm's settings from its configuration file; see fsgate-hsm(8). */
+#include <errno.h>
+#include <string.h>
+
+#include "common/conf.h"
+#include "hsm.h"
+
+void hsm_settings_default(struct hsm_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->store = "/var/lib/fsgate-hsm";
+	s->priority = FSGATE_PRIORITY_PRE_CONTENT;
+	s->error_errno = EIO;
+}
+
+static const char *set(const char *key, const char *value, void *arg)
+{
+	struct hsm_settings *s = arg;
+
+	if (!strcmp(key, "store")) {
+		if (value[0] != '/')
+			return "not an absolute path";
+		s->store = strdup(value);
+		return s->store ? NULL : "out of memory";
+	}
+	if (!strcmp(key, "watch"))
+		return conf_add_path(value, s->watch, &s->nwatch, HSM_LIST_MAX);
+	if (!strcmp(key, "priority"))
+		return conf_set_priority(value, &s->priority);
+	if (!strcmp(key, "timeout_ms"))
+		return conf_set_timeout_ms(value, &s->timeout_ms);
+	if (!strcmp(key, "error_errno"))
+		return conf_set_deny_errno(value, &s->error_errno);
+	return "unknown setting";
+}
+
+int hsm_settings_read(struct hsm_settings *s, const char *path, int optional)
+{
+	return conf_read(path, optional, set, s);
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fsgate-scan's settings from its configuration file; see scan.conf(5). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/conf.h"
+#include "scan.h"
+
+void settings_default(struct settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->priority = FSGATE_PRIORITY_CONTENT;
+	s->threads = 4;
+	s->max_size = 64ULL << 20;
+	s->large_allow = 1;
+	s->deny_errno = EPERM;
+	s->cache = 1;
+}
+
+/* Keep a copy of @value at the end of a list; NULL or why not. */
+static const char *add(const char **list, size_t *n, const char *value)
+{
+	if (*n == LIST_MAX)
+		return "too many values";
+	if (!*value)
+		return "empty value";
+	list[*n] = strdup(value);
+	if (!list[*n])
+		return "out of memory";
+	(*n)++;
+	return NULL;
+}
+
+static const char *verdict(const char *value, int *allow)
+{
+	if (!strcmp(value, "allow"))
+		*allow = 1;
+	else if (!strcmp(value, "deny"))
+		*allow = 0;
+	else
+		return "neither allow nor deny";
+	return NULL;
+}
+
+static const char *set(const char *key, const char *value, void *arg)
+{
+	struct settings *s = arg;
+	unsigned long n;
+
+	if (!strcmp(key, "watch"))
+		return conf_add_path(value, s->watch, &s->nwatch, LIST_MAX);
+	if (!strcmp(key, "rules"))
+		return add(s->rules, &s->nrules, value);
+	if (!strcmp(key, "exclude_path"))
+		return conf_add_path(value, s->exclude_path, &s->nexclude_path,
+				     LIST_MAX);
+	if (!strcmp(key, "exclude_comm"))
+		return strlen(value) > 15 ? "longer than a comm (15 bytes)" :
+		       add(s->exclude_comm, &s->nexclude_comm, value);
+	if (!strcmp(key, "priority"))
+		return conf_set_priority(value, &s->priority);
+	if (!strcmp(key, "threads")) {
+		if (conf_uint(value, 32, &n) < 0 || !n)
+			return "not a number in 1..32";
+		s->threads = n;
+		return NULL;
+	}
+	if (!strcmp(key, "max_size"))
+		return conf_size(value, &s->max_size) < 0 || !s->max_size ?
+		       "not a size above 0 (bytes, or with K, M or G)" : NULL;
+	if (!strcmp(key, "large_files"))
+		return verdict(value, &s->large_allow);
+	if (!strcmp(key, "fail")) {
+		if (!strcmp(value, "open"))
+			s->fail_closed = 0;
+		else if (!strcmp(value, "closed"))
+			s->fail_closed = 1;
+		else
+			return "neither open nor closed";
+		return NULL;
+	}
+	if (!strcmp(key, "timeout_ms"))
+		return conf_set_timeout_ms(value, &s->timeout_ms);
+	if (!strcmp(key, "deny_errno"))
+		return conf_set_deny_errno(value, &s->deny_errno);
+	if (!strcmp(key, "cache"))
+		return conf_bool(value, &s->cache) < 0 ? "neither yes nor no" : NULL;
+	return "unknown setting";
+}
+
+int settings_read(struct settings *s, const char *path, int optional)
+{
+	return conf_read(path, optional, set, s);
+}

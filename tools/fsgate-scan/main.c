@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsgate-scan: an on-access anti-malware scanner with YARA rules. A
+ * content group (priority 2000: after an HSM at 3000 has filled a file,
+ * before notifiers at 1000) marks the configured filesystems for
+ * FAN_OPEN_PERM; workers read each opened file through its event fd,
+ * deny it when a rule matches and cache clean verdicts.
+ *
+ * A rules reload (SIGHUP) must drop the cached verdicts: they were given
+ * by the old rules. fsgate keeps a cache per group, so the reload makes
+ * a new group and marks it, then removes the old group's marks, answers
+ * what the old group still holds with the new rules and closes it. No
+ * access goes unscanned on the way: one asked before the new group's
+ * marks existed is pending in the old group and is answered by it; one
+ * asked after is asked of the new group too (groups of one priority form
+ * one tier, asked at once, and a tier denies if any member does), and
+ * once the old group's marks are gone nothing new reaches it, so its
+ * orphan verdict at close applies to nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/group.h"
+#include "common/log.h"
+#include "scan.h"
+
+#ifndef VERSION
+#define VERSION "0"
+#endif
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+#define DEFAULT_CONFIG SYSCONFDIR "/fsgate/scan.conf"
+/* How long a retiring group may keep events: the module's default wait. */
+#define RETIRE_MS_DEFAULT 10000
+
+static const char prog[] = "fsgate-scan";
+
+struct scanner {
+	struct settings s;
+	struct rules *rules;
+	pthread_rwlock_t lock;
+	struct counters count;
+	struct pool *pool;
+	struct group *cur;
+	struct group *old;		/* being retired after a reload */
+	long long retire_by;		/* ms, CLOCK_MONOTONIC */
+	int reload_wanted;
+	int sigfd;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]... [PATH]...\n"
+"Scan each file opened on the filesystems of the PATHs (default: the\n"
+"configuration's watch = lines) with YARA rules, and deny the open when a\n"
+"rule matches.\n"
+"\n"
+"  -c, --config FILE   configuration (default " DEFAULT_CONFIG ")\n"
+"  -r, --rules PATH    rules: a source (.yar), compiled rules or a\n"
+"                      directory of sources; repeatable; replaces the\n"
+"                      configuration's rules = lines\n"
+"  -j, --threads N     workers scanning at once, 1..32 (default 4)\n"
+"  -p, --priority N    fsgate priority, 0..65535 (default 2000)\n"
+"      --check         read the configuration and the rules, say what\n"
+"                      they hold and exit\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\n"
+"Signals: SIGHUP reloads the rules and forgets cached verdicts; SIGUSR1\n"
+"logs statistics; SIGTERM and SIGINT stop.\n"
+"Exit status: 0 when stopped by a signal (or --check passed), 1 when\n"
+"fsgate or the rules fail, 2 for bad usage or configuration. See\n"
+"fsgate-scan(8).\n", prog);
+}
+
+static void fail_usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s '%s' (see --help)\n", prog, what, arg);
+	exit(EXIT_USAGE);
+}
+
+static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
+{
+	enum { OPT_CHECK = 256 };
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	const char *config = DEFAULT_CONFIG, *rules[LIST_MAX];
+	long threads = -1, priority = -1;
+	size_t nrules = 0;
+	unsigned long n;
+	int opt, explicit = 0;
+
+	while ((opt = getopt_long(argc, argv, "c:r:j:p:hV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			config = optarg;
+			explicit = 1;
+			break;
+		case 'r':
+			if (nrules == LIST_MAX)
+				fail_usage("too many --rules at", optarg);
+			rules[nrules++] = optarg;
+			break;
+		case 'j':
+			if (conf_uint(optarg, 32, &n) < 0 || !n)
+				fail_usage("--threads is not in 1..32:", optarg);
+			threads = n;
+			break;
+		case 'p':
+			if (conf_uint(optarg, FSGATE_PRIORITY_MAX, &n) < 0)
+				fail_usage("--priority is not in 0..65535:", optarg);
+			priority = n;
+			break;
+		case OPT_CHECK:
+			*check = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("%s %s\n", prog, VERSION);
+			exit(0);
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			exit(EXIT_USAGE);
+		}
+	}
+	settings_default(&sc->s);
+	if (settings_read(&sc->s, config, !explicit) < 0)
+		exit(EXIT_USAGE);
+	/* Options and PATHs replace what the file says. */
+	if (nrules) {
+		memcpy(sc->s.rules, rules, nrules * sizeof(rules[0]));
+		sc->s.nrules = nrules;
+	}
+	if (threads > 0)
+		sc->s.threads = threads;
+	if (priority >= 0)
+		sc->s.priority = priority;
+	if (optind < argc) {
+		if (argc - optind > LIST_MAX)
+			fail_usage("too many PATHs from", argv[optind]);
+		for (sc->s.nwatch = 0; optind < argc; optind++)
+			sc->s.watch[sc->s.nwatch++] = argv[optind];
+	}
+	if (!sc->s.nwatch && !*check) {
+		fprintf(stderr, "%s: nothing to watch: give a PATH or watch = in %s\n",
+			prog, config);
+		exit(EXIT_USAGE);
+	}
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static struct group *group_open(const struct settings *s)
+{
+	unsigned int verdict = s->fail_closed ? FSGATE_VERDICT_DENY :
+				FSGATE_VERDICT_ALLOW;
+	const struct fsgate_init init = {
+		/* Its workers read through event fds: they never wait on it. */
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
+		.event_f_flags = O_RDONLY | O_CLOEXEC | O_LARGEFILE,
+		.priority = s->priority,
+		.timeout_ms = s->timeout_ms,
+		.timeout_verdict = verdict,
+		.orphan_verdict = verdict,
+	};
+	struct group *g;
+
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->fd = group_watch(&init, FAN_OPEN_PERM, s->watch, s->nwatch);
+	if (g->fd < 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+struct reading {
+	struct scanner *sc;
+	struct group *g;
+};
+
+static int submit(const struct fanotify_event_metadata *ev, void *arg)
+{
+	const struct reading *r = arg;
+
+	if (ev->fd < 0)
+		return 0;
+	if (ev->mask & FSGATE_PERM_EVENTS)
+		pool_submit(r->sc->pool, r->g, ev);
+	else
+		close(ev->fd);
+	return 0;
+}
+
+/* Queue every event @g has for the workers; -1 when reading fails. */
+static int drain(struct scanner *sc, struct group *g)
+{
+	static char buf[65536] __attribute__((aligned(8)));
+	struct reading r = { .sc = sc, .g = g };
+
+	if (fsgate_events_drain(g->fd, buf, sizeof(buf), submit, &r) < 0) {
+		log_err("read: %s", fsgate_strerror(FSGATE_CALL_READ, errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void log_stats(struct scanner *sc)
+{
+	struct fsgate_stats k = { 0 };
+
+	fsgate_stats(sc->cur->fd, &k);
+	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu",
+		 rules_count(sc->rules),
+		 (unsigned long long)sc->count.scanned,
+		 (unsigned long long)sc->count.clean,
+		 (unsigned long long)sc->count.detected,
+		 (unsigned long long)sc->count.errors,
+		 (unsigned long long)sc->count.large,
+		 (unsigned long long)sc->count.excluded,
+		 (unsigned long long)k.asked, (unsigned long long)k.cached,
+		 (unsigned long long)k.timedout, (unsigned long long)k.pending);
+}
+
+/* New rules, a new group with an empty cache; the old one retires. */
+static void reload(struct scanner *sc)
+{
+	struct rules *fresh, *stale;
+	struct group *g;
+
+	log_notify("RELOADING=1");
+	fresh = rules_load(&sc->s);
+	if (!fresh) {
+		log_err("reload failed: still scanning with the %u rules loaded before",
+			rules_count(sc->rules));
+		log_notify("READY=1");
+		return;
+	}
+	pthread_rwlock_wrlock(&sc->lock);
+	stale = sc->rules;
+	sc->rules = fresh;
+	pthread_rwlock_unlock(&sc->lock);
+	rules_free(stale);
+	g = group_open(&sc->s);
+	if (!g) {
+		/* The old group stays, cache and all: say so. */
+		log_err("reload: new rules in use, but cached verdicts were kept");
+		log_notify("READY=1");
+		return;
+	}
+	/* From now on only the new group is asked about new accesses. */
+	if (fsgate_mark(sc->cur->fd, FSGATE_MARK_FLUSH | FSGATE_MARK_FILESYSTEM,
+			0, AT_FDCWD, NULL) < 0)
+		log_warn("reload: cannot remove the old group's marks: %s",
+			 fsgate_strerror(FSGATE_CALL_MARK, errno));
+	sc->old = sc->cur;
+	sc->cur = g;
+	sc->retire_by = now_ms() + (sc->s.timeout_ms ? sc->s.timeout_ms :
+				    RETIRE_MS_DEFAULT) + 1000;
+	log_info("reloaded %u rules; cached verdicts dropped",
+		 rules_count(sc->rules));
+	log_notify("READY=1");
+}
+
+/* Close the retiring group once nothing of it is left to answer. */
+static void retire(struct scanner *sc)
+{
+	struct fsgate_stats k;
+
+	if (!sc->old)
+		return;
+	if (now_ms() < sc->retire_by) {
+		if (atomic_load(&sc->old->busy))
+			return;
+		if (fsgate_stats(sc->old->fd, &k) == 0 && (k.pending || k.queued))
+			return;
+	} else {
+		log_warn("the group of the rules before the reload still had events: closed");
+		while (atomic_load(&sc->old->busy))
+			usleep(1000);
+	}
+	close(sc->old->fd);
+	free(sc->old);
+	sc->old = NULL;
+	if (sc->reload_wanted) {
+		sc->reload_wanted = 0;
+		reload(sc);
+	}
+}
+
+/* 0 when stopped by a signal, EXIT_RUNTIME when fsgate failed. */
+static int serve(struct scanner *sc)
+{
+	struct signalfd_siginfo si;
+	struct pollfd pfd[3];
+	int n;
+
+	for (;;) {
+		pfd[0] = (struct pollfd){ .fd = sc->sigfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = sc->cur->fd, .events = POLLIN };
+		n = 2;
+		if (sc->old)
+			pfd[n++] = (struct pollfd){ .fd = sc->old->fd,
+						    .events = POLLIN };
+		if (poll(pfd, n, sc->old ? 50 : -1) < 0 && errno != EINTR) {
+			log_err("poll: %s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		if (pfd[1].revents && drain(sc, sc->cur) < 0)
+			return EXIT_RUNTIME;
+		if (n == 3 && pfd[2].revents && drain(sc, sc->old) < 0)
+			return EXIT_RUNTIME;
+		retire(sc);
+		if (!(pfd[0].revents & POLLIN) ||
+		    read(sc->sigfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		switch (si.ssi_signo) {
+		case SIGHUP:
+			if (sc->old)
+				sc->reload_wanted = 1;
+			else
+				reload(sc);
+			break;
+		case SIGUSR1:
+			log_stats(sc);
+			break;
+		default:
+			log_info("stopping on signal %u", si.ssi_signo);
+			return 0;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct scanner sc;
+	sigset_t sigs;
+	int check = 0, ret;
+	size_t i;
+
+	parse_args(&sc, argc, argv, &check);
+	log_open(prog, LOG_TO_AUTO);
+	if (rules_init() < 0)
+		return EXIT_RUNTIME;
+	sc.rules = rules_load(&sc.s);
+	if (!sc.rules)
+		return EXIT_RUNTIME;
+	if (check) {
+		printf("%s: %u rules; watch", prog, rules_count(sc.rules));
+		for (i = 0; i < sc.s.nwatch; i++)
+			printf(" %s", sc.s.watch[i]);
+		printf("%s\n", sc.s.nwatch ? "" : " nothing");
+		return 0;
+	}
+	pthread_rwlock_init(&sc.lock, NULL);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGUSR1);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	/* Blocked before the workers start, so that they inherit it. */
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	sc.sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	sc.pool = pool_start(&sc.s, &sc.rules, &sc.lock, &sc.count);
+	if (sc.sigfd < 0 || !sc.pool)
+		return EXIT_RUNTIME;
+	sc.cur = group_open(&sc.s);
+	if (!sc.cur)
+		return EXIT_RUNTIME;
+	log_info("ready: %u rules, %u threads, priority %u, fail %s, max_size %llu (%s above), deny with %s",
+		 rules_count(sc.rules), sc.s.threads, sc.s.priority,
+		 sc.s.fail_closed ? "closed" : "open",
+		 (unsigned long long)sc.s.max_size,
+		 sc.s.large_allow ? "allow" : "deny",
+		 fsgate_deny_errno_name(sc.s.deny_errno));
+	log_notify("READY=1");
+	ret = serve(&sc);
+	log_notify("STOPPING=1");
+	/* Workers answer what they hold; unread events get the orphan verdict. */
+	pool_stop(sc.pool);
+	if (sc.old)
+		close(sc.old->fd);
+	close(sc.cur->fd);
+	rules_free(sc.rules);
+	rules_exit();
+	return ret;
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsgatectl: look at and tune the fsgate module.
+ *
+ *   fsgatectl status            module, device, groups, parameters
+ *   fsgatectl groups [--json]   every group in asking order
+ *   fsgatectl top [-d S] [-n N | --once]
+ *   fsgatectl params [NAME | NAME=VALUE]...
+ *
+ * It reads the module through libfsgate: fsgate_groups_read() (the group
+ * list, by column name) and fsgate_param_get()/_set().
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fsgate.h>
+
+#include "common/conf.h"
+#include "common/json.h"
+
+#ifndef VERSION
+#define VERSION "0"
+#endif
+
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+#define EXIT_NOT_LOADED 3
+
+static const char prog[] = "fsgatectl";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION] COMMAND [ARG]...\n"
+"Look at and tune the fsgate module.\n"
+"\n"
+"Commands:\n"
+"  status                 whether fsgate.ko is loaded, its groups and\n"
+"                         parameters\n"
+"  groups [-j|--json]     every group in asking order: id, pid, comm,\n"
+"                         class, priority, marks and counters\n"
+"  top [-d SEC] [-n N | -1|--once]\n"
+"                         each group's event and answer rates, pending\n"
+"                         events and timeouts, refreshed every SEC seconds\n"
+"                         (default 1); N frames, or one, then exit\n"
+"  params [NAME | NAME=VALUE]...\n"
+"                         show parameters, or set them (checked first)\n"
+"\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"Exit status: 0 on success, 1 on failure, 2 for bad usage, 3 when\n"
+"fsgate.ko is not loaded. See fsgatectl(8).\n", prog);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see --help)\n");
+	return EXIT_USAGE;
+}
+
+/* The groups, or exit 3 / 1 saying why. */
+static ssize_t read_groups(struct fsgate_group_info **g)
+{
+	ssize_t n = fsgate_groups_read(NULL, g);
+
+	if (n >= 0)
+		return n;
+	if (errno == ENOENT) {
+		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
+		exit(EXIT_NOT_LOADED);
+	}
+	fprintf(stderr, "%s: %s: %s\n", prog, FSGATE_GROUPS_FILE,
+		strerror(errno));
+	exit(EXIT_FAIL);
+}
+
+/* Parameters fsgatectl knows, with the values it lets through. */
+static const struct param {
+	const char *name;
+	unsigned long long min, max;
+	const char *what;
+} params[] = {
+	{ "default_timeout_ms", 0, 3600000,
+	  "how long an access waits for a group without its own timeout; 0: no bound" },
+	{ "max_groups", 1, 65536, "groups one user may have" },
+	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
+	{ "max_pending_events", 1, UINT_MAX,
+	  "permission events one group may have unresolved" },
+	{ "max_queued_events", 1, UINT_MAX, "events one group may queue" },
+};
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+static const struct param *find_param(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++)
+		if (strlen(params[i].name) == len &&
+		    !strncmp(params[i].name, name, len))
+			return &params[i];
+	return NULL;
+}
+
+static int module_loaded(void)
+{
+	struct stat st;
+
+	return stat("/sys/module/fsgate", &st) == 0;
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	snprintf(buf, len, "?");
+	if (f) {
+		if (!fgets(buf, len, f))
+			snprintf(buf, len, "?");
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void print_params(void)
+{
+	unsigned long long v;
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++) {
+		if (fsgate_param_get(params[i].name, &v) < 0)
+			printf("  %-20s %12s  %s\n", params[i].name, "?",
+			       strerror(errno));
+		else
+			printf("  %-20s %12llu  %s\n", params[i].name, v,
+			       params[i].what);
+	}
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	struct fsgate_group_info *g;
+	char srcversion[64], refcnt[32], version[32];
+	unsigned long long marks = 0, pending = 0;
+	struct stat st;
+	ssize_t n, i;
+
+	(void)argv;
+	if (argc > 1)
+		return usage_error("status takes no %s", "argument");
+	if (!module_loaded()) {
+		printf("fsgate.ko: not loaded\n");
+		return EXIT_NOT_LOADED;
+	}
+	read_line("/sys/module/fsgate/refcnt", refcnt, sizeof(refcnt));
+	read_line("/sys/module/fsgate/version", version, sizeof(version));
+	read_line("/sys/module/fsgate/srcversion", srcversion, sizeof(srcversion));
+	printf("fsgate.ko: loaded, version %s, held by %s open groups and users",
+	       version, refcnt);
+	/* srcversion exists only with CONFIG_MODULE_SRCVERSION_ALL. */
+	if (strcmp(srcversion, "?"))
+		printf(", srcversion %s", srcversion);
+	printf("\nfeatures: not reported by this module\n");
+	printf("device: %s %s\n", FSGATE_DEVICE,
+	       stat(FSGATE_DEVICE, &st) == 0 ? "present" : "missing");
+	n = read_groups(&g);
+	for (i = 0; i < n; i++) {
+		marks += g[i].stats.marks;
+		pending += g[i].stats.pending;
+	}
+	printf("groups: %zd (marks %llu, permission events pending %llu)\n", n,
+	       marks, pending);
+	free(g);
+	printf("parameters:\n");
+	print_params();
+	return 0;
+}
+
+static void group_json(const struct fsgate_group_info *g)
+{
+	const struct fsgate_stats *s = &g->stats;
+
+	printf("{\"id\":%" PRIu64 ",\"pid\":%d,\"comm\":", g->id, g->pid);
+	json_string(stdout, g->comm);
+	printf(",\"class\":");
+	json_string(stdout, g->class_name);
+	printf(",\"priority\":%u,\"marks\":%llu,\"queued\":%llu,\"delivered\":%llu,"
+	       "\"overflows\":%llu,\"pending\":%llu,\"asked\":%llu,"
+	       "\"answered\":%llu,\"denied\":%llu,\"timedout\":%llu,"
+	       "\"orphaned\":%llu,\"cancelled\":%llu,\"perm_overflows\":%llu,"
+	       "\"cached\":%llu}",
+	       g->priority, (unsigned long long)s->marks,
+	       (unsigned long long)s->queued, (unsigned long long)s->delivered,
+	       (unsigned long long)s->overflows, (unsigned long long)s->pending,
+	       (unsigned long long)s->asked, (unsigned long long)s->answered,
+	       (unsigned long long)s->denied, (unsigned long long)s->timedout,
+	       (unsigned long long)s->orphaned, (unsigned long long)s->cancelled,
+	       (unsigned long long)s->perm_overflows,
+	       (unsigned long long)s->cached);
+}
+
+static int cmd_groups(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ 0 }
+	};
+	struct fsgate_group_info *g;
+	int opt, json = 0;
+	ssize_t n, i;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (opt != 'j')
+			return EXIT_USAGE;
+		json = 1;
+	}
+	if (optind < argc)
+		return usage_error("groups: unexpected '%s'", argv[optind]);
+	n = read_groups(&g);
+	if (json) {
+		putchar('[');
+		for (i = 0; i < n; i++) {
+			if (i)
+				putchar(',');
+			group_json(&g[i]);
+		}
+		puts("]");
+	} else {
+		printf("%-5s %-7s %-15s %-11s %8s %6s %7s %7s %9s %9s %7s %8s %8s %9s\n",
+		       "id", "pid", "comm", "class", "priority", "marks",
+		       "queued", "pending", "delivered", "asked", "denied",
+		       "timedout", "orphaned", "cached");
+		for (i = 0; i < n; i++) {
+			const struct fsgate_stats *s = &g[i].stats;
+
+			printf("%-5" PRIu64 " %-7d %-15s %-11s %8u %6llu %7llu %7llu %9llu %9llu %7llu %8llu %8llu %9llu\n",
+			       g[i].id, g[i].pid, g[i].comm, g[i].class_name,
+			       g[i].priority, (unsigned long long)s->marks,
+			       (unsigned long long)s->queued,
+			       (unsigned long long)s->pending,
+			       (unsigned long long)s->delivered,
+			       (unsigned long long)s->asked,
+			       (unsigned long long)s->denied,
+			       (unsigned long long)s->timedout,
+			       (unsigned long long)s->orphaned,
+			       (unsigned long long)s->cached);
+		}
+	}
+	free(g);
+	return 0;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const struct fsgate_group_info *
+find_group(const struct fsgate_group_info *g, ssize_t n, uint64_t id)
+{
+	ssize_t i;
+
+	for (i = 0; i < n; i++)
+		if (g[i].id == id)
+			return &g[i];
+	return NULL;
+}
+
+#define RATE(field) ((cur->stats.field - (old ? old->stats.field : 0)) / dt)
+
+/*
+ * One frame: rates over the last interval. The wait is an estimate by
+ * Little's law: events pending now over the rate they are answered at.
+ */
+static void top_frame(const struct fsgate_group_info *prev, ssize_t nprev,
+		      const struct fsgate_group_info *g, ssize_t n, double dt,
+		      int tty)
+{
+	char when[16], wait[16];
+	time_t t = time(NULL);
+	struct tm tm;
+	ssize_t i;
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	if (tty)
+		fputs("\033[H\033[J", stdout);
+	printf("fsgatectl top - %s, %zd groups, every %.1f s\n", when, n, dt);
+	printf("%-5s %-15s %-11s %8s %10s %10s %9s %9s %7s %8s %6s %9s\n",
+	       "id", "comm", "class", "priority", "events/s", "asked/s",
+	       "answer/s", "denied/s", "pending", "wait~ms", "tmout", "cached/s");
+	for (i = 0; i < n; i++) {
+		const struct fsgate_group_info *cur = &g[i];
+		const struct fsgate_group_info *old = find_group(prev, nprev,
+								 cur->id);
+		double answered = RATE(answered);
+
+		if (answered > 0)
+			snprintf(wait, sizeof(wait), "%.1f",
+				 cur->stats.pending * 1000.0 / answered);
+		else
+			snprintf(wait, sizeof(wait), "%s",
+				 cur->stats.pending ? "stuck" : "-");
+		printf("%-5" PRIu64 " %-15s %-11s %8u %10.1f %10.1f %9.1f %9.1f %7llu %8s %6llu %9.1f\n",
+		       cur->id, cur->comm, cur->class_name, cur->priority,
+		       RATE(delivered), RATE(asked), answered, RATE(denied),
+		       (unsigned long long)cur->stats.pending, wait,
+		       (unsigned long long)cur->stats.timedout, RATE(cached));
+	}
+	if (!tty)
+		putchar('\n');
+	fflush(stdout);
+}
+
+static int cmd_top(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "once", no_argument, NULL, '1' },
+		{ 0 }
+	};
+	struct fsgate_group_info *prev = NULL, *g;
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned long frames = 0, shown = 0, ms;
+	double delay = 1, t0, t1;
+	ssize_t nprev, n;
+	char *end;
+	int opt, tty;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:n:1", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			delay = strtod(optarg, &end);
+			if (*end || !(delay >= 0.1 && delay <= 3600))
+				return usage_error("top: --delay '%s' is not 0.1 to 3600 seconds",
+						   optarg);
+			break;
+		case 'n':
+			if (conf_uint(optarg, ULONG_MAX, &frames) < 0 || !frames)
+				return usage_error("top: -n '%s' is not a number above 0",
+						   optarg);
+			break;
+		case '1':
+			frames = 1;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("top: unexpected '%s'", argv[optind]);
+	tty = isatty(STDOUT_FILENO);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	nprev = read_groups(&prev);
+	t0 = now_s();
+	while (!stop && (!frames || shown < frames)) {
+		ms = (unsigned long)(delay * 1000);
+		usleep(ms * 1000);
+		if (stop)
+			break;
+		n = read_groups(&g);
+		t1 = now_s();
+		top_frame(prev, nprev, g, n, t1 - t0, tty);
+		free(prev);
+		prev = g;
+		nprev = n;
+		t0 = t1;
+		shown++;
+	}
+	free(prev);
+	return 0;
+}
+
+static int set_param(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	const struct param *p = find_param(arg, eq - arg);
+	unsigned long long v;
+	unsigned long n;
+
+	if (!p) {
+		fprintf(stderr, "%s: unknown parameter '%.*s'\n", prog,
+			(int)(eq - arg), arg);
+		return EXIT_USAGE;
+	}
+	if (conf_uint(eq + 1, ULONG_MAX, &n) < 0 || n < p->min || n > p->max) {
+		fprintf(stderr, "%s: %s must be a number in %llu..%llu, not '%s'\n",
+			prog, p->name, p->min, p->max, eq + 1);
+		return EXIT_USAGE;
+	}
+	v = n;
+	if (fsgate_param_set(p->name, v) < 0) {
+		fprintf(stderr, "%s: cannot set %s: %s\n", prog, p->name,
+			errno == ENOENT ? "fsgate.ko is not loaded" : strerror(errno));
+		return errno == ENOENT ? EXIT_NOT_LOADED : EXIT_FAIL;
+	}
+	printf("%s = %llu\n", p->name, v);
+	return 0;
+}
+
+static int cmd_params(int argc, char **argv)
+{
+	unsigned long long v;
+	int i, ret = 0, r;
+
+	if (!module_loaded()) {
+		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
+		return EXIT_NOT_LOADED;
+	}
+	if (argc == 1) {
+		print_params();
+		return 0;
+	}
+	/* Check every argument before changing anything. */
+	for (i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+
+		if (!find_param(argv[i], len))
+			return usage_error("unknown parameter '%s'", argv[i]);
+	}
+	for (i = 1; i < argc; i++) {
+		if (strchr(argv[i], '=')) {
+			r = set_param(argv[i]);
+			if (r)
+				return r;
+			continue;
+		}
+		if (fsgate_param_get(argv[i], &v) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, argv[i],
+				strerror(errno));
+			ret = EXIT_FAIL;
+		} else {
+			printf("%s = %llu\n", argv[i], v);
+		}
+	}
+	return ret;
+}
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "status", cmd_status },
+	{ "groups", cmd_groups },
+	{ "top", cmd_top },
+	{ "params", cmd_params },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return usage_error("no %s given", "COMMAND");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("%s %s\n", prog, VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	return usage_error("unknown command '%s'", argv[1]);
+}
