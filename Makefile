@@ -11,10 +11,17 @@ export FSGATE_CACHE
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi $(CPPFLAGS) $(CFLAGS)
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi -Icommon $(CPPFLAGS) $(CFLAGS)
+# The number and verdict parser the LD_PRELOAD layer, fsgate-run and the
+# examples share (common/parse.h).
+PARSE := common/parse.c common/parse.h
 
 B := build
-VERSION := 0.1.0
+# The project's one version, also read by kmod/Kbuild (MODULE_VERSION).
+VERSION := $(shell cat VERSION 2>/dev/null)
+ifeq ($(VERSION),)
+$(error no version: the file VERSION is missing or empty)
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 # Where make install puts things; Debian's packaging (debian/rules) sets
@@ -31,12 +38,13 @@ LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 # libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
-COMPAT_SRCS := $(filter-out %_test.c,$(wildcard compat/*.c))
-COMPAT_OBJS := $(patsubst compat/%.c,$(B)/compat/%.o,$(COMPAT_SRCS))
-COMPAT_LIB := $(B)/lib/libfsgate-fanotify.so
+PRELOAD_SRCS := $(filter-out %_test.c,$(wildcard preload/*.c))
+PRELOAD_OBJS := $(patsubst preload/%.c,$(B)/preload/%.o,$(PRELOAD_SRCS)) \
+		$(B)/common/parse.o
+PRELOAD_LIB := $(B)/lib/libfsgate-fanotify.so
 TOOLS := $(B)/bin/fsgate-run
 # Each example is one program; daemon.c holds what the daemons share.
-EXAMPLE_HELPERS := examples/daemon.c
+EXAMPLE_HELPERS := examples/daemon.c common/parse.c
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,\
 	    $(filter-out $(EXAMPLE_HELPERS),$(wildcard examples/*.c)))
 # Measurements run by hand in a guest (see README, "Limitations").
@@ -46,7 +54,8 @@ KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
 HOST_TESTS := $(B)/tests/ktap_test \
 	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
-	$(patsubst compat/%_test.c,$(B)/tests/compat_%_test,$(wildcard compat/*_test.c))
+	$(patsubst preload/%_test.c,$(B)/tests/preload_%_test,$(wildcard preload/*_test.c)) \
+	$(patsubst common/%_test.c,$(B)/tests/common_%_test,$(wildcard common/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
@@ -54,9 +63,13 @@ SCENARIOS := $(patsubst tests/scenarios/%.sh,$(B)/guest/%_scenario_test,\
 	       $(wildcard tests/scenarios/*.sh))
 # Real programs the scenarios run (scripts/deps installs them: fatrace,
 # clamav-daemon, inotify-tools) go into the guest when the host has them;
-# tests/vm copies the libraries they link with.
+# tests/vm copies the libraries they link with. A missing one is named
+# when the guest programs are made; its scenario is then a skip, or a
+# failure in CI and once make deps ran (see tests/check).
 GUEST_PROGS := fatrace clamd clamonacc inotifywait
-guest_prog = $(firstword $(wildcard /usr/sbin/$(1) /usr/bin/$(1)))
+GUEST_PROG_DIRS ?= /usr/sbin /usr/bin
+guest_prog = $(firstword $(wildcard $(addsuffix /$(1),$(GUEST_PROG_DIRS))))
+GUEST_PROGS_MISSING := $(strip $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),,$(p))))
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(B)/guest/run-suite $(B)/guest/demo_test \
 	 $(B)/guest/fsgate-run \
@@ -89,7 +102,7 @@ deps:
 modules:
 	@for k in $(KERNELS); do tests/kernels/build-kmod $$k -s || exit; done
 
-userspace: $(LIBS) $(COMPAT_LIB) $(TOOLS) $(EXAMPLES) $(MEASURES) $(HOST_TOOLS) \
+userspace: $(LIBS) $(PRELOAD_LIB) $(TOOLS) $(EXAMPLES) $(MEASURES) $(HOST_TOOLS) \
 	$(HOST_TESTS) guest
 
 $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
@@ -111,7 +124,7 @@ PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSIO
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
 	$(PC_SED) >$@
 
-$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h \
+$(B)/examples/%: examples/%.c $(EXAMPLE_HELPERS) examples/daemon.h common/parse.h \
 		 $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ $< \
@@ -133,35 +146,40 @@ $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
 		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
 
-$(B)/compat/%.o: compat/%.c compat/compat.h lib/include/fsgate.h \
+$(B)/preload/%.o: preload/%.c preload/preload.h lib/include/fsgate.h \
 		 include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
-$(COMPAT_LIB): $(COMPAT_OBJS) $(LIB_OBJS) compat/libfsgate-fanotify.map
-	$(CC) $(LDFLAGS) -shared -Wl,--version-script=compat/libfsgate-fanotify.map \
-		-Wl,--no-undefined -o $@ $(COMPAT_OBJS) $(LIB_OBJS) -ldl
+$(B)/common/%.o: common/%.c $(PARSE) include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
-# Host unit tests of the layer: compat/X_test.c with the files named in
-# COMPAT_TEST_X; the test fakes what those files call.
-COMPAT_TEST_env := compat/env.c
-COMPAT_TEST_fanotify := compat/fanotify.c compat/flags.c compat/env.c
-COMPAT_TEST_syscall := compat/syscall.c
-WRAP_compat_fanotify := access
-$(B)/tests/compat_%_test: compat/%_test.c $(COMPAT_SRCS) compat/compat.h \
+$(PRELOAD_LIB): $(PRELOAD_OBJS) $(LIB_OBJS) preload/libfsgate-fanotify.map
+	$(CC) $(LDFLAGS) -shared -Wl,--version-script=preload/libfsgate-fanotify.map \
+		-Wl,--no-undefined -o $@ $(PRELOAD_OBJS) $(LIB_OBJS) -ldl
+
+# Host unit tests of the layer: preload/X_test.c with the files named in
+# PRELOAD_TEST_X; the test fakes what those files call.
+PRELOAD_TEST_env := preload/env.c common/parse.c
+PRELOAD_TEST_fanotify := preload/fanotify.c preload/flags.c preload/env.c \
+			 common/parse.c
+PRELOAD_TEST_syscall := preload/syscall.c
+WRAP_preload_fanotify := access
+$(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h $(PARSE) \
 			  lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
-		compat/$*_test.c $(COMPAT_TEST_$*) $$(pkg-config --libs cmocka) \
-		$(foreach w,$(WRAP_compat_$*),-Wl$(comma)--wrap=$(w))
+		preload/$*_test.c $(PRELOAD_TEST_$*) $$(pkg-config --libs cmocka) \
+		$(foreach w,$(WRAP_preload_$*),-Wl$(comma)--wrap=$(w))
 
 # fsgate-run finds the layer at ../lib/ from where it lies, in build/ as
 # installed; the guest gets a copy beside its test programs.
-$(B)/bin/fsgate-run: tools/fsgate-run.c compat/env.c compat/compat.h \
+$(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h $(PARSE) \
 		     lib/include/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' $(LDFLAGS) -o $@ \
-		tools/fsgate-run.c compat/env.c
+		tools/fsgate-run.c preload/env.c common/parse.c
 
 $(B)/guest/fsgate-run: $(B)/bin/fsgate-run
 	@mkdir -p $(@D)
@@ -178,10 +196,22 @@ $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),\
 	$(eval $(call guest_prog_rule,$(p)))))
 
 guest: $(GUEST)
+ifneq ($(GUEST_PROGS_MISSING),)
+	@echo "warning: not installed, so not in the guest:" \
+		"$(GUEST_PROGS_MISSING) (make deps installs them); their" \
+		"scenarios skip, or fail in CI and after make deps" >&2
+endif
 
 $(B)/bin/ktap-count: tests/ktap/ktap-count.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ tests/ktap/ktap-count.c tests/ktap/ktap.c
+
+# Host unit tests of common/X.c: common/X_test.c.
+$(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
+			  include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
+		common/$*_test.c common/$*.c $$(pkg-config --libs cmocka)
 
 $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
@@ -215,7 +245,7 @@ $(B)/guest/demo_test: examples/demo-guest.sh
 	install -m 0755 $< $@
 
 # What make install installs, built.
-progs: $(LIBS) $(COMPAT_LIB) $(TOOLS)
+progs: $(LIBS) $(PRELOAD_LIB) $(TOOLS)
 
 # fsgate-run finds the layer in ../lib from its bin/, so both go under
 # one PREFIX (libfsgate itself may go to a multiarch LIBDIR); the pages
@@ -236,7 +266,7 @@ install: progs
 	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/fsgate.pc
 	install -m 0644 lib/include/fsgate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 include/uapi/linux/fsgate.h $(DESTDIR)$(PREFIX)/include/linux/
-	install -m 0644 $(COMPAT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(PRELOAD_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	for f in man/*.[1-8]; do \
 		install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}/$${f##*/} || exit; \

@@ -13,14 +13,15 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "parse.h"
 
 void common_option(const char *prog, int opt, struct fsgate_init *init,
 		   void (*usage)(int status))
 {
 	switch (opt) {
 	case 'p':
-		init->priority = parse_number("--priority", optarg,
-					      FSGATE_PRIORITY_MAX);
+		init->priority = option_number("--priority", optarg,
+					       FSGATE_PRIORITY_MAX);
 		break;
 	case 'h':
 		usage(0);
@@ -39,27 +40,24 @@ void print_version(const char *prog)
 	exit(0);
 }
 
-unsigned int parse_number(const char *opt, const char *text,
-			  unsigned long max)
+unsigned int option_number(const char *opt, const char *text,
+			   unsigned long max)
 {
-	unsigned long n;
-	char *end;
+	uint32_t n;
 
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (errno || end == text || *end || n > max || text[0] == '-')
+	if (parse_number(text, max, &n))
 		errx(2, "%s '%s' is not a number in 0..%lu", opt,
 		     text, max);
 	return n;
 }
 
-unsigned int parse_verdict(const char *opt, const char *text)
+unsigned int option_verdict(const char *opt, const char *text)
 {
-	if (!strcmp(text, "allow"))
-		return FSGATE_VERDICT_ALLOW;
-	if (!strcmp(text, "deny"))
-		return FSGATE_VERDICT_DENY;
-	errx(2, "%s '%s' is neither allow nor deny", opt, text);
+	uint32_t v;
+
+	if (parse_verdict(text, &v))
+		errx(2, "%s '%s' is neither allow nor deny", opt, text);
+	return v;
 }
 
 int open_group(const struct fsgate_init *init, uint64_t mask,

@@ -50,12 +50,15 @@ void common_option(const char *prog, int opt, struct fsgate_init *init,
 /* Print "PROG VERSION" as GNU programs do for --version, and exit 0. */
 void print_version(const char *prog);
 
-/* A number in 0..max from an option's argument, or exit 2 saying why. */
-unsigned int parse_number(const char *opt, const char *text,
-			  unsigned long max);
+/*
+ * A number in 0..max from an option's argument (digits only, as
+ * common/parse.h says), or exit 2 saying why.
+ */
+unsigned int option_number(const char *opt, const char *text,
+			   unsigned long max);
 
 /* FSGATE_VERDICT_ALLOW or _DENY from "allow" or "deny", or exit 2. */
-unsigned int parse_verdict(const char *opt, const char *text);
+unsigned int option_verdict(const char *opt, const char *text);
 
 /*
  * Make the group from @init and add a filesystem mark for @mask on

@@ -15,6 +15,8 @@
 
 #include <fsgate.h>
 
+#include "parse.h"
+
 static unsigned int parse_class(const char *name)
 {
 	if (!strcmp(name, "notif"))
@@ -28,14 +30,11 @@ static unsigned int parse_class(const char *name)
 
 static unsigned int parse_priority(const char *text)
 {
-	char *end;
-	unsigned long prio;
+	uint32_t prio;
 
 	if (!text)
 		return FSGATE_PRIORITY_DEFAULT;
-	errno = 0;
-	prio = strtoul(text, &end, 10);
-	if (errno || *end || end == text || prio > FSGATE_PRIORITY_MAX)
+	if (parse_number(text, FSGATE_PRIORITY_MAX, &prio))
 		errx(2, "priority '%s' is not in 0..%d", text,
 		     FSGATE_PRIORITY_MAX);
 	return prio;

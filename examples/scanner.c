@@ -170,18 +170,18 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			/* 0 would mean the module's default: at least 1 ms. */
-			init.timeout_ms = parse_number("--timeout-ms",
-						       optarg, 3600000);
+			init.timeout_ms = option_number("--timeout-ms",
+							optarg, 3600000);
 			if (!init.timeout_ms)
 				errx(2, "--timeout-ms must be at least 1");
 			break;
 		case 'T':
-			init.timeout_verdict = parse_verdict("--timeout-verdict",
-							     optarg);
+			init.timeout_verdict = option_verdict("--timeout-verdict",
+							      optarg);
 			break;
 		case 'o':
-			init.orphan_verdict = parse_verdict("--orphan-verdict",
-							    optarg);
+			init.orphan_verdict = option_verdict("--orphan-verdict",
+							     optarg);
 			break;
 		case 'n':
 			s.cache = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verdict cache: a group that answers with FSGATE_CACHE is not asked
- * again about the same access to the same file until the file changes.
+ * The verdict cache (layer 0, calls nothing of fsgate's): a group that
+ * answers with FSGATE_CACHE is not asked again about the same access to
+ * the same file until the file changes.
  *
  * A group's cached verdicts on a file live in its sub on the file's inode
  * (mark.c makes one if need be), so they share the inode mark's lifetime
@@ -55,6 +56,7 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 	struct fsgate_cache *cache = rcu_dereference(sub->cache);
 	struct fsgate_snap now;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	if (!cache || !((cache->allow | cache->deny) & mask))
 		return FSGATE_CACHED_NONE;
 	/*
@@ -117,7 +119,8 @@ enum fsgate_cached fsgate_cache_check(struct fsgate_obj *obj,
  * Verdicts of @sub's entry made on the same snapshot are kept, others
  * dropped.
  *
- * Context: process context, may sleep; fsgate_mark_mutex held.
+ * Context: process context, may sleep; fsgate_mark_mutex held (mark.c
+ * asserts it).
  * Return: an unpublished entry, or NULL without memory.
  */
 struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
@@ -154,7 +157,7 @@ struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
  * @sub: the sub
  * @cache: from fsgate_cache_merge()
  *
- * Context: fsgate_mark_mutex held.
+ * Context: fsgate_mark_mutex held (fsgate_sub_apply() asserts it).
  */
 void fsgate_cache_replace(struct fsgate_sub *sub, struct fsgate_cache *cache)
 {

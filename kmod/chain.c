@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decision chain: the groups that want a permission event are asked
- * in priority order, highest first. Groups of equal priority form a tier
- * and are asked at once; a tier denies if any member denies; the first
- * deny ends the chain, so no lower tier hears of the access. One group's
- * allow never overrides another's deny.
+ * The decision chain (layer 3, calls perm.c and cache.c): the groups that
+ * want a permission event are asked in priority order, highest first.
+ * Groups of equal priority form a tier and are asked at once; a tier
+ * denies if any member denies; the first deny ends the chain, so no lower
+ * tier hears of the access. One group's allow never overrides another's
+ * deny.
  */
 #include <linux/sort.h>
 
@@ -37,6 +38,7 @@ void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n)
 {
 	sort(matches, n, sizeof(*matches), fsgate_match_cmp, NULL);
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_matches_sort);
 
 /**
  * fsgate_tier_end() - where the tier that starts at @start ends
@@ -57,6 +59,7 @@ unsigned int fsgate_tier_end(const struct fsgate_match *matches,
 		end++;
 	return end;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_tier_end);
 
 /**
  * fsgate_verdict_combine() - the verdict of two answers to one access
@@ -72,6 +75,7 @@ int fsgate_verdict_combine(int verdict, int other)
 {
 	return verdict ? verdict : other;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_verdict_combine);
 
 /*
  * Consult the verdict caches of a tier's groups: a cached deny settles the
@@ -86,7 +90,7 @@ static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 
 	for (i = 0; i < n; i++) {
 		switch (fsgate_cache_check(inode_obj, tier[i].group,
-					   tier[i].marks & FSGATE_PERM_EVENTS,
+					   tier[i].report & FSGATE_PERM_EVENTS,
 					   &err)) {
 		case FSGATE_CACHED_DENY:
 			atomic64_inc(&tier[i].group->perm.cached);
@@ -116,7 +120,7 @@ static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
 	for (i = 0; i < n; i++) {
 		if (tier[i].cached)
 			continue;
-		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].marks,
+		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].report,
 					       path, &now);
 		if (!tier[i].perm)
 			verdict = fsgate_verdict_combine(verdict, now);
@@ -146,6 +150,7 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 	unsigned int start, end;
 	int verdict = 0;
 
+	might_sleep();
 	fsgate_matches_sort(matches, n);
 	for (start = 0; start < n && !verdict; start = end) {
 		end = fsgate_tier_end(matches, n, start);

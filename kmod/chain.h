@@ -12,9 +12,9 @@ struct path;
 /**
  * struct fsgate_match - one group's part in one event
  * @group: the group
- * @marks: union of the group's marks that apply; once resolved, the
- *	FAN_* bits the group is told of
+ * @marks: union of the group's marks that apply
  * @ignore: union of the group's ignore masks on the event's objects
+ * @report: the FAN_* bits the group is told or asked of, once resolved
  * @cached: the group's verdict cache allows the access: it is not asked
  * @perm: the group's permission event while it is being asked
  */
@@ -22,6 +22,7 @@ struct fsgate_match {
 	struct fsgate_group *group;
 	u32 marks;
 	u32 ignore;
+	u32 report;
 	bool cached;
 	struct fsgate_perm *perm;
 };

@@ -12,6 +12,7 @@
 #include "group.h"
 #include "mark.h"
 #include "perm.h"
+#include "user.h"
 
 #define NGROUPS 6
 

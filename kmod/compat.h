@@ -10,7 +10,8 @@
 #include <linux/fsnotify_backend.h>
 
 /*
- * Where fsgate's fsnotify group stands among the kernel's groups.
+ * Where fsgate's fsnotify group for its marks (fsgate_fsn_group, mark.c)
+ * stands among the kernel's groups.
  *
  * 6.1 orders groups by a plain unsigned priority (fanotify uses 0..2), so
  * fsgate takes the top and is asked before every in-tree group.
@@ -45,7 +46,7 @@
 
 /*
  * The kernels without FSNOTIFY_GROUP_NOFS are those that index counters
- * by group priority; a failed probe there would leave fsgate's group at
+ * by group priority; a failed probe there would leave fsgate_fsn_group at
  * an invalid priority, never asked (a silent fail-open).
  */
 #if !defined(FSNOTIFY_GROUP_NOFS) && !defined(FSGATE_HAVE_FSNOTIFY_PRIO_ENUM)
@@ -94,6 +95,29 @@ fsgate_compat_find_mark(void *object, unsigned int type,
 {
 	return fsnotify_find_mark(fsgate_compat_connp(object, type), group);
 }
+#endif
+
+/*
+ * The KUnit suites are a module of their own, fsgate_kunit.ko, built only
+ * when asked (see Kbuild). What they test is exported to them, in the
+ * FSGATE_KUNIT namespace, by an fsgate.ko built beside them (Kbuild then
+ * defines FSGATE_KUNIT_BUILD); any other fsgate.ko exports nothing.
+ * 6.13 names namespaces with strings; Kbuild's probe defines
+ * FSGATE_HAVE_STRING_NS there.
+ */
+#include <linux/export.h>
+
+#ifdef FSGATE_HAVE_STRING_NS
+#define FSGATE_KUNIT_NS		"FSGATE_KUNIT"
+#else
+#define FSGATE_KUNIT_NS		FSGATE_KUNIT
+#endif
+
+#ifdef FSGATE_KUNIT_BUILD
+#define EXPORT_SYMBOL_FOR_FSGATE_KUNIT(sym) \
+	EXPORT_SYMBOL_NS_GPL(sym, FSGATE_KUNIT_NS)
+#else
+#define EXPORT_SYMBOL_FOR_FSGATE_KUNIT(sym)
 #endif
 
 #endif /* _FSGATE_COMPAT_H */

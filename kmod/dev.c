@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/fsgate: the misc device through which listener groups are made.
- * Its only operation is FSGATE_IOC_INIT; everything else happens on the
- * group fd it returns.
+ * /dev/fsgate (layer 4, calls user.c): the misc device through which
+ * listener groups are made. Its only operation is FSGATE_IOC_INIT;
+ * everything else happens on the group fd it returns.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
+#include <linux/fsgate.h>
 
 #include "dev.h"
-#include "group.h"
+#include "user.h"
 
 /**
  * fsgate_ioctl_init() - FSGATE_IOC_INIT: create a listener group

@@ -1,26 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Notification events: which bits a group is told of, its queue, and
- * reading events as struct fanotify_event_metadata.
+ * The event queue (layer 2): which bits a group is told of, queueing
+ * notification events, taking events off the queue for a reader (user.c
+ * copies them out), and flushing the queue when the group goes away.
+ * Calls go downward only: to perm.c, for the permission events that share
+ * the queue.
  *
  * Locking: a group's @queue_lock (a spinlock) protects @queue, @queued,
  * @overflow_queued and @shutdown. Events are allocated before it is
  * taken and freed after it is dropped. Permission events share the queue
- * (perm.c owns their state) but never merge.
+ * (perm.c owns their state) but never merge. The lock order of the
+ * module is at the top of mark.c.
  */
-#include <linux/cred.h>
 #include <linux/fanotify.h>
-#include <linux/file.h>
-#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "event.h"
 #include "group.h"
-#include "mark.h"
 #include "perm.h"
 
 static unsigned int max_queued_events = 16384;
@@ -53,44 +52,7 @@ u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 	}
 	return mask;
 }
-
-/* The pid an event of @group names: the thread, or its thread group. */
-static struct pid *fsgate_event_pid(const struct fsgate_group *group)
-{
-	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
-						  task_tgid(current);
-}
-
-/**
- * fsgate_event_init() - fill in an event about the current process
- * @event: the event
- * @group: the group it is for
- * @mask: FAN_* bits
- * @path: the file; pinned until fsgate_event_release()
- *
- * Context: any.
- */
-void fsgate_event_init(struct fsgate_event *event, struct fsgate_group *group,
-		       u32 mask, const struct path *path)
-{
-	INIT_LIST_HEAD(&event->node);
-	event->mask = mask;
-	event->path = *path;
-	path_get(&event->path);
-	event->pid = get_pid(fsgate_event_pid(group));
-}
-
-/**
- * fsgate_event_release() - drop what an event pins
- * @event: from fsgate_event_init()
- *
- * Context: process context.
- */
-void fsgate_event_release(struct fsgate_event *event)
-{
-	path_put(&event->path);
-	put_pid(event->pid);
-}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_event_mask);
 
 static void fsgate_event_free(struct fsgate_event *event)
 {
@@ -98,9 +60,15 @@ static void fsgate_event_free(struct fsgate_event *event)
 	kfree(event);
 }
 
-/* Done with an event taken off the queue. */
-static void fsgate_event_done(struct fsgate_group *group,
-			      struct fsgate_event *event)
+/**
+ * fsgate_event_done() - done with an event taken off the queue
+ * @group: its group
+ * @event: from fsgate_event_dequeue(), or flushed
+ *
+ * Context: process context.
+ */
+void fsgate_event_done(struct fsgate_group *group,
+		       struct fsgate_event *event)
 {
 	if (event == &group->overflow)
 		return;
@@ -116,6 +84,7 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 {
 	struct fsgate_event *last;
 
+	lockdep_assert_held(&group->queue_lock);
 	if (list_empty(&group->queue))
 		return false;
 	last = list_last_entry(&group->queue, struct fsgate_event, node);
@@ -159,7 +128,7 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 		}
 		goto out_unlock;
 	}
-	fsgate_event_init(event, group, mask, path);
+	fsgate_event_init(event, mask, path, pid);
 	list_add_tail(&event->node, &group->queue);
 	group->queued++;
 	event = NULL;
@@ -169,9 +138,21 @@ out_unlock:
 	kfree(event);
 }
 
-/* Take the first event if a buffer of @count bytes can hold it. */
-static struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
-						 size_t count)
+/**
+ * fsgate_event_dequeue() - take the first event off a group's queue
+ * @group: the group
+ * @count: room left in the reader's buffer
+ *
+ * A permission event goes on the group's pending list, where its answer
+ * finds it (fsgate_perm_report()). The reader hands the event to
+ * fsgate_event_done() once it is copied out or failed to be.
+ *
+ * Context: process context; takes @group's @queue_lock.
+ * Return: the event; NULL when the queue is empty; ERR_PTR(-EINVAL) when
+ * @count cannot hold one event.
+ */
+struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
+					  size_t count)
 {
 	struct fsgate_event *event = NULL;
 
@@ -192,120 +173,6 @@ static struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 out:
 	spin_unlock(&group->queue_lock);
 	return event;
-}
-
-/* Open the fd an event carries; it raises no events of its own. */
-static int fsgate_event_open_fd(struct fsgate_group *group,
-				struct fsgate_event *event, struct file **file)
-{
-	int fd = get_unused_fd_flags(group->event_f_flags);
-
-	if (fd < 0)
-		return fd;
-	*file = dentry_open(&event->path, group->event_f_flags | __FMODE_NONOTIFY,
-			    current_cred());
-	if (IS_ERR(*file)) {
-		put_unused_fd(fd);
-		return PTR_ERR(*file);
-	}
-	/* Writes through it raise no events: decide the file anew. */
-	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
-		fsgate_mark_forget_verdicts(d_inode(event->path.dentry));
-	return fd;
-}
-
-/* Copy one event out, with a new fd for its file; return its length. */
-static ssize_t fsgate_event_copy(struct fsgate_group *group,
-				 struct fsgate_event *event, char __user *buf)
-{
-	struct fanotify_event_metadata meta = {
-		.event_len = FAN_EVENT_METADATA_LEN,
-		.vers = FANOTIFY_METADATA_VERSION,
-		.metadata_len = FAN_EVENT_METADATA_LEN,
-		.mask = event->mask,
-		.fd = FAN_NOFD,
-		.pid = event->pid ? pid_vnr(event->pid) : 0,
-	};
-	struct file *file = NULL;
-	int fd = FAN_NOFD;
-
-	if (event->path.dentry) {
-		fd = fsgate_event_open_fd(group, event, &file);
-		if (fd < 0)
-			return fd;
-		meta.fd = fd;
-	}
-	if (copy_to_user(buf, &meta, sizeof(meta))) {
-		if (file) {
-			fput(file);
-			put_unused_fd(fd);
-		}
-		return -EFAULT;
-	}
-	/*
-	 * Named by its fd only once it is sure to have it, so no answer can
-	 * find it by a number that goes back to the table.
-	 */
-	if (file && fsgate_is_perm(event))
-		fsgate_perm_set_fd(fsgate_perm_of(event), fd);
-	if (file)
-		fd_install(fd, file);
-	atomic64_inc(&group->delivered);
-	return FAN_EVENT_METADATA_LEN;
-}
-
-/**
- * fsgate_event_read() - read() on a group fd
- * @group: the group
- * @file: the group fd's file, for O_NONBLOCK
- * @buf: userspace buffer
- * @count: its size
- *
- * As fanotify: as many whole events as fit, blocking for the first one
- * unless O_NONBLOCK.
- *
- * Context: process context, may sleep.
- * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
- * -ERESTARTSYS; -EFAULT; or the error opening the first event's fd.
- */
-ssize_t fsgate_event_read(struct fsgate_group *group, struct file *file,
-			  char __user *buf, size_t count)
-{
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
-	struct fsgate_event *event;
-	char __user *start = buf;
-	ssize_t ret;
-
-	add_wait_queue(&group->wq, &wait);
-	for (;;) {
-		event = fsgate_event_dequeue(group, count);
-		if (IS_ERR(event)) {
-			ret = PTR_ERR(event);
-			break;
-		}
-		if (!event) {
-			ret = -EAGAIN;
-			if (file->f_flags & O_NONBLOCK || start != buf)
-				break;
-			ret = -ERESTARTSYS;
-			if (signal_pending(current))
-				break;
-			wait_woken(&wait, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
-			continue;
-		}
-		ret = fsgate_event_copy(group, event, buf);
-		if (ret < 0 && fsgate_is_perm(event))
-			fsgate_perm_unreport(fsgate_perm_of(event));
-		fsgate_event_done(group, event);
-		if (ret < 0)
-			break;
-		buf += ret;
-		count -= ret;
-	}
-	remove_wait_queue(&group->wq, &wait);
-	if (start != buf && ret != -EFAULT)
-		ret = buf - start;
-	return ret;
 }
 
 /**
@@ -365,7 +232,7 @@ void fsgate_event_flush(struct fsgate_group *group)
 	group->overflow_queued = false;
 	spin_unlock(&group->queue_lock);
 	if (orphans)
-		fsgate_perm_orphaned(group, orphans);
+		fsgate_perm_wake_orphans(group, orphans);
 	list_for_each_entry_safe(event, next, &dropped, node)
 		fsgate_event_done(group, event);
 }

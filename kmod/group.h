@@ -99,16 +99,37 @@ struct fsgate_group {
 	} perm;
 };
 
+/* The pid an event of @group names: the thread, or its thread group. */
+static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)
+{
+	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
+						  task_tgid(current);
+}
+
+/*
+ * Log about @group, rate limited per call site, with the prefix that
+ * names a group in every message: "group ID (COMM[PID]) ".
+ */
+#define fsgate_group_log(level, group, fmt, ...)			\
+do {									\
+	const struct fsgate_group *__g = (group);			\
+									\
+	pr_##level##_ratelimited("group %llu (%s[%d]) " fmt, __g->id,	\
+				 __g->comm, pid_nr(__g->owner),		\
+				 ##__VA_ARGS__);			\
+} while (0)
+
 /* All live groups, highest priority first; equal priorities by age. */
 extern struct list_head fsgate_groups;
 extern struct mutex fsgate_groups_lock;
 
-int fsgate_init_check(const struct fsgate_init *init);
 u32 fsgate_init_priority(const struct fsgate_init *init);
 const char *fsgate_class_name(u32 flags);
 void fsgate_group_list_insert(struct list_head *head,
 			      struct fsgate_group *group);
-int fsgate_group_create(const struct fsgate_init *init);
+struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init);
+int fsgate_group_publish(struct fsgate_group *group);
+void fsgate_group_unpublish(struct fsgate_group *group);
 void fsgate_group_put(struct fsgate_group *group);
 void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats);
 

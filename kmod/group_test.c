@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: validation of struct fsgate_init, class default priorities and
- * the order groups are kept in. Built into fsgate.ko when the kernel has
- * CONFIG_KUNIT, and run when the module loads.
+ * the order groups are kept in. Part of fsgate_kunit.ko (kunit.c).
  */
 #include <kunit/test.h>
 #include <linux/fcntl.h>
 
 #include "group.h"
+#include "user.h"
 
 static struct fsgate_init valid_init(void)
 {

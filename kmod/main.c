@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsgate: a file access gate whose listener groups are asked in an
- * explicit priority order. Module init and exit only; see README.md and
- * the other files of this directory for the parts.
+ * explicit priority order. Module init and exit only (the top layer): it
+ * hands dispatch.c's callback to the fsnotify group mark.c makes. See
+ * README.md, "Layout", for the layers and the other files.
  */
 #include <linux/module.h>
 
-#include "backend.h"
 #include "dev.h"
+#include "dispatch.h"
+#include "mark.h"
 #include "proc.h"
 
 static int __init fsgate_init(void)
 {
 	int ret;
 
-	ret = fsgate_backend_init();
+	ret = fsgate_marks_init(fsgate_dispatch_event);
 	if (ret)
 		return ret;
 	ret = fsgate_proc_init();
 	if (ret)
-		goto out_backend;
+		goto out_marks;
 	/* Last: once /dev/fsgate exists, groups can be made. */
 	ret = fsgate_dev_init();
 	if (ret)
@@ -29,8 +31,8 @@ static int __init fsgate_init(void)
 
 out_proc:
 	fsgate_proc_exit();
-out_backend:
-	fsgate_backend_exit();
+out_marks:
+	fsgate_marks_exit();
 	return ret;
 }
 
@@ -42,7 +44,7 @@ static void __exit fsgate_exit(void)
 {
 	fsgate_dev_exit();
 	fsgate_proc_exit();
-	fsgate_backend_exit();
+	fsgate_marks_exit();
 }
 
 module_init(fsgate_init);
@@ -51,3 +53,4 @@ module_exit(fsgate_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("File access gate with explicitly ordered listener groups");
 MODULE_AUTHOR("The fsgate developers");
+MODULE_VERSION(FSGATE_VERSION);

@@ -1,36 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Marks: which groups watch which inode or superblock for what.
+ * The mark store (layer 1): which groups watch which inode or superblock
+ * for what, and fsgate's two fsnotify groups, their callbacks and the
+ * count of live marks.
  *
- * fsgate holds one fsnotify mark per object (struct fsgate_obj) in its
- * backend group; the mark's mask is the union of the masks of every
- * group's struct fsgate_sub on that object, so fsnotify's fast paths test
- * exactly what someone wants. fsnotify_recalc_mask() is not exported: a
- * new union mask reaches the object's connector by adding a throw-away
- * mark of fsgate_recalc_group beside ours (fsnotify_add_mark()
- * recalculates) and destroying it.
+ * fsgate holds one fsnotify mark per object (struct fsgate_obj) in
+ * fsgate_fsn_group; its mask is the union of the masks of every group's
+ * struct fsgate_sub on that object, so fsnotify's fast paths test exactly
+ * what someone wants. fsnotify_recalc_mask() is not exported: a new union
+ * mask reaches the object's connector by adding a throw-away mark of
+ * fsgate_recalc_group beside ours (fsnotify_add_mark() recalculates) and
+ * destroying it. The throw-away marks belong to that other group, so
+ * lookups (with or without the mutex) only ever find real objects.
  *
- * Locking: fsgate_mark_mutex serialises every change to objects and subs:
- * creating and destroying objects, the sub lists of objects and groups,
- * the masks. The throw-away marks belong to another group, so lookups
- * (with or without the mutex) only ever find real objects. The
- * event path reads an object's subs under rcu_read_lock(); subs and
- * groups are freed after an RCU grace period. Lock order: fsgate_mark_mutex,
- * then fsnotify's group mark_mutex (inside fsnotify_add/destroy_mark).
+ * Calls go downward only, to cache.c. fsnotify calls dispatch.c through
+ * fsgate_fsn_ops.handle_event, which main.c hands to fsgate_marks_init():
+ * the group and its ops table are this file's, the callback is not.
+ *
+ * Lock order, for the whole module (an arrow: taken inside):
+ *
+ *   fsgate_groups_lock (group.c, mutex): the list of live groups; taken
+ *	alone, never with another lock of fsgate's.
+ *   fsgate_mark_mutex (this file, mutex, through fsgate_marks_lock()):
+ *	every change to objects and subs: making and destroying objects,
+ *	the sub lists of objects and groups, masks, a group's nr_marks, and
+ *	publishing verdict cache entries. Allocations under it are GFP_NOFS.
+ *	-> fsnotify's group mark_mutex (in fsnotify_add/destroy_mark())
+ *	-> a fsnotify mark's lock (spinlock, fsgate_obj_set_mask())
+ *   a group's queue_lock (group.h, spinlock): its queue, pending list and
+ *	counters, and the state of each of its permission events (event.c,
+ *	perm.c). Only wait queue locks are taken inside it, and it is never
+ *	held with the mutexes above.
+ *   rcu_read_lock(): the event path (dispatch.c, cache.c) reads objects'
+ *	subs, masks and cache entries under it, within fsnotify's SRCU read
+ *	side, which keeps the objects themselves alive.
+ *
+ * Lifetimes:
+ *
+ *   struct fsgate_group: the group fd holds a reference (dropped by its
+ *	release, user.c), the event path one for each group it tells or
+ *	asks; freed after an RCU grace period, since the event path finds
+ *	groups through subs (group.c).
+ *   struct fsgate_obj: fsnotify's mark reference count. fsgate's own
+ *	reference is dropped once fsgate_mark_mutex is released
+ *	(fsgate_dead_objs); fsnotify frees the object through
+ *	fsgate_free_mark() after an SRCU grace period, and module exit waits
+ *	until every object ever made was freed (fsgate_live_marks).
+ *   struct fsgate_sub: on its object's and its group's lists, unlinked
+ *	under fsgate_mark_mutex, freed with kfree_rcu().
+ *   struct fsgate_cache: immutable once published in a sub; replaced and
+ *	cleared with xchg(), freed with kfree_rcu() (cache.c).
+ *   struct fsgate_event: on one group's queue; freed by whoever takes it
+ *	off (the reader in user.c, or the flush in event.c).
+ *   struct fsgate_perm: the waiting process holds a reference, a reader
+ *	copying it out another, a write() caching its verdict a third; it is
+ *	resolved (DONE) under queue_lock by exactly one of an answer, the
+ *	timeout, the orphan verdict or the waiter being killed (perm.c).
  */
-#include <linux/fcntl.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/sched/mm.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
-#include "backend.h"
 #include "cache.h"
 #include "group.h"
 #include "mark.h"
@@ -43,6 +76,25 @@ MODULE_PARM_DESC(max_marks,
 /* Serialises all changes to marks; see above. */
 static DEFINE_MUTEX(fsgate_mark_mutex);
 
+/* Holds fsgate_obj of every marked object; set at module init. */
+static struct fsnotify_group *fsgate_fsn_group __ro_after_init;
+/*
+ * Owns the throw-away marks that make a connector recalculate its mask.
+ * They must not be fsgate_fsn_group's: fsnotify walks a group's marks on
+ * an object one by one, and a second mark of fsgate's beside the real one
+ * would split one access into two calls, two decision chains.
+ */
+static struct fsnotify_group *fsgate_recalc_group __ro_after_init;
+
+/*
+ * fsnotify may still hold an fsgate mark, and call into fsgate for it,
+ * after fsgate let go of it (inode eviction or umount in flight): module
+ * exit waits until fsnotify freed every mark fsgate ever made, of both
+ * groups.
+ */
+static atomic_t fsgate_live_marks = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(fsgate_marks_freed);
+
 /*
  * Objects fsgate destroyed, still holding its reference, under
  * fsgate_mark_mutex. The last reference to an inode's last mark may be
@@ -53,22 +105,36 @@ static DEFINE_MUTEX(fsgate_mark_mutex);
  */
 static LIST_HEAD(fsgate_dead_objs);
 
-/*
- * For the same reason, allocations under fsgate_mark_mutex must not
- * recurse into filesystem reclaim, which could evict one of fsgate's
- * inodes.
+/**
+ * fsgate_marks_lock() - take fsgate_mark_mutex, to change or list subs
+ *
+ * For the reason fsgate_dead_objs gives, allocations under the mutex must
+ * not recurse into filesystem reclaim, which could evict one of fsgate's
+ * inodes: they are made GFP_NOFS until fsgate_marks_unlock().
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex not held.
+ * Return: what fsgate_marks_unlock() needs to restore.
  */
-static unsigned int fsgate_marks_lock(void)
+unsigned int fsgate_marks_lock(void)
 {
 	mutex_lock(&fsgate_mark_mutex);
 	return memalloc_nofs_save();
 }
 
-static void fsgate_marks_unlock(unsigned int nofs)
+/**
+ * fsgate_marks_unlock() - release fsgate_mark_mutex
+ * @nofs: from fsgate_marks_lock()
+ *
+ * Objects destroyed under the mutex drop their last reference here.
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex held.
+ */
+void fsgate_marks_unlock(unsigned int nofs)
 {
 	struct fsgate_obj *obj, *next;
 	LIST_HEAD(dead);
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	list_splice_init(&fsgate_dead_objs, &dead);
 	memalloc_nofs_restore(nofs);
 	mutex_unlock(&fsgate_mark_mutex);
@@ -101,112 +167,17 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 	}
 	return mask;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_obj_union_mask);
 
-/**
- * fsgate_mark_check() - validate a struct fsgate_mark from userspace
- * @mark: the request, already copied from userspace
- * @group_flags: FSGATE_* flags of the group it is for
- *
- * Context: any.
- * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
- * missing event bits, permission events for a notification group, or
- * non-zero reserved fields.
- */
-int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
-{
-	u32 action = mark->flags & (FSGATE_MARK_ADD | FSGATE_MARK_REMOVE |
-				    FSGATE_MARK_FLUSH);
-	u32 type = mark->flags & FSGATE_MARK_TYPES;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mark->reserved); i++)
-		if (mark->reserved[i])
-			return -EINVAL;
-	if (mark->flags & ~FSGATE_MARK_FLAGS)
-		return -EINVAL;
-	if (hweight32(action) != 1)
-		return -EINVAL;
-	if (type != FSGATE_MARK_INODE && type != FSGATE_MARK_MOUNT &&
-	    type != FSGATE_MARK_FILESYSTEM)
-		return -EINVAL;
-	if (action == FSGATE_MARK_FLUSH)
-		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
-		       -EINVAL : 0;
-	if (!(mark->mask & FSGATE_EVENTS))
-		return -EINVAL;
-	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
-		return -EINVAL;
-	/* As fanotify: only groups that decide may ask to decide. */
-	if ((mark->mask & FSGATE_PERM_EVENTS) &&
-	    (group_flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF)
-		return -EINVAL;
-	if ((mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
-	    !(mark->flags & FSGATE_MARK_IGNORED_MASK))
-		return -EINVAL;
-	return 0;
-}
-
-/* Resolve the object of a mark request, as fanotify_mark(2) does. */
-static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
-{
-	const char __user *name = u64_to_user_ptr(mark->pathname);
-	unsigned int lookup = 0;
-	struct file *file;
-	int ret;
-
-	if (!name) {
-		file = fget(mark->dirfd);
-		if (!file)
-			return -EBADF;
-		if ((mark->flags & FSGATE_MARK_ONLYDIR) &&
-		    !S_ISDIR(file_inode(file)->i_mode)) {
-			fput(file);
-			return -ENOTDIR;
-		}
-		*path = file->f_path;
-		path_get(path);
-		fput(file);
-	} else {
-		if (!(mark->flags & FSGATE_MARK_DONT_FOLLOW))
-			lookup |= LOOKUP_FOLLOW;
-		if (mark->flags & FSGATE_MARK_ONLYDIR)
-			lookup |= LOOKUP_DIRECTORY;
-		ret = user_path_at(mark->dirfd, name, lookup, path);
-		if (ret)
-			return ret;
-	}
-	/* Watching an object needs read permission on it. */
-	ret = path_permission(path, MAY_READ);
-	if (ret)
-		path_put(path);
-	return ret;
-}
-
-/* Which sub a request is about: the object, and the mount for a mount mark. */
-struct fsgate_key {
-	unsigned int type;
-	void *object;
-	const struct vfsmount *mnt;
-	const struct dentry *mnt_root;
-};
-
-/* What adding to a sub changes; see fsgate_sub_add(). */
-struct fsgate_change {
-	u32 mask;
-	u32 ignore;
-	bool surv_modify;
-	struct fsgate_cache *cache;
-};
-
-static struct fsgate_obj *fsgate_find_obj(const struct fsgate_key *key)
+static struct fsgate_obj *fsgate_obj_find(const struct fsgate_key *key)
 {
 	struct fsnotify_mark *fsn;
 
 	fsn = fsgate_compat_find_mark(key->object, key->type, fsgate_fsn_group);
-	return fsn ? container_of(fsn, struct fsgate_obj, fsn) : NULL;
+	return fsn ? fsgate_obj_of(fsn) : NULL;
 }
 
-static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
+static struct fsgate_sub *fsgate_sub_find(struct fsgate_obj *obj,
 					  struct fsgate_group *group,
 					  const struct fsgate_key *key)
 {
@@ -220,12 +191,13 @@ static struct fsgate_sub *fsgate_find_sub(struct fsgate_obj *obj,
 }
 
 /* @group's sub for @key, if any; *@obj is its object, referenced, or NULL. */
-static struct fsgate_sub *fsgate_lookup(struct fsgate_group *group,
-					const struct fsgate_key *key,
+static struct fsgate_sub *fsgate_sub_lookup(struct fsgate_group *group,
+					    const struct fsgate_key *key,
 					struct fsgate_obj **obj)
 {
-	*obj = fsgate_find_obj(key);
-	return *obj ? fsgate_find_sub(*obj, group, key) : NULL;
+	lockdep_assert_held(&fsgate_mark_mutex);
+	*obj = fsgate_obj_find(key);
+	return *obj ? fsgate_sub_find(*obj, group, key) : NULL;
 }
 
 static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
@@ -236,7 +208,8 @@ static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
 	if (!obj)
 		return NULL;
 	fsnotify_init_mark(&obj->fsn, group);
-	fsgate_backend_mark_made();
+	/* fsnotify frees it, through fsgate_free_mark(). */
+	atomic_inc(&fsgate_live_marks);
 	INIT_LIST_HEAD(&obj->subs);
 	obj->type = type;
 	obj->object = object;
@@ -246,6 +219,7 @@ static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
 /* Drop fsgate's mark on @obj; the caller holds no reference of its own. */
 static void fsgate_obj_destroy(struct fsgate_obj *obj)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	obj->detaching = true;
 	/* fsnotify_destroy_mark() wants the caller to hold a reference. */
 	refcount_inc(&obj->fsn.refcnt);
@@ -309,6 +283,7 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 	struct fsgate_obj *tmp;
 	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (mask == old && evictable == was_evictable)
 		return 0;
 	if (!held && was_evictable)
@@ -330,6 +305,7 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 
 static void fsgate_sub_unlink(struct fsgate_sub *sub)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	list_del_rcu(&sub->obj_node);
 	list_del(&sub->group_node);
 	sub->group->nr_marks--;
@@ -345,6 +321,7 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 {
 	struct fsgate_obj *obj = sub->obj;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	fsgate_sub_unlink(sub);
 	if (list_empty(&obj->subs))
 		fsgate_obj_destroy(obj);
@@ -352,9 +329,10 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 		fsgate_obj_update_mask(obj, held);	/* a stale superset is harmless */
 }
 
-static void fsgate_sub_add(struct fsgate_sub *sub,
-			   const struct fsgate_change *change)
+static void fsgate_sub_apply(struct fsgate_sub *sub,
+			     const struct fsgate_change *change)
 {
+	lockdep_assert_held(&fsgate_mark_mutex);
 	sub->mask |= change->mask;
 	if (change->ignore)
 		WRITE_ONCE(sub->ignore, sub->ignore | change->ignore);
@@ -364,14 +342,15 @@ static void fsgate_sub_add(struct fsgate_sub *sub,
 		fsgate_cache_replace(sub, change->cache);
 }
 
-/* Remove what @mark names from @sub; returns whether anything is left. */
-static bool fsgate_sub_remove(struct fsgate_sub *sub,
-			      const struct fsgate_mark *mark)
+/* Remove @change's events from @sub; returns whether anything is left. */
+static bool fsgate_sub_clear(struct fsgate_sub *sub,
+			     const struct fsgate_change *change)
 {
-	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
-		WRITE_ONCE(sub->ignore, sub->ignore & ~(u32)mark->mask);
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (change->ignore)
+		WRITE_ONCE(sub->ignore, sub->ignore & ~change->ignore);
 	else
-		sub->mask &= ~(u32)mark->mask;
+		sub->mask &= ~change->mask;
 	return sub->mask || sub->ignore || rcu_access_pointer(sub->cache);
 }
 
@@ -385,7 +364,8 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	struct fsgate_sub saved = *sub;
 	int ret;
 
-	fsgate_sub_add(sub, change);
+	lockdep_assert_held(&fsgate_mark_mutex);
+	fsgate_sub_apply(sub, change);
 	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
 		sub->mask = saved.mask;
@@ -399,8 +379,10 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 }
 
 /*
- * Make a new sub with @change for @group; @obj may not exist yet. The sub
- * takes over @change->cache, which is freed on failure.
+ * Make a new sub with @change for @group; @obj may not exist yet.
+ * @change->cache passes to the sub in fsgate_sub_apply(), and a sub that
+ * fails goes with it (out_free_sub); before there is a sub, a failure
+ * frees the cache where it happens.
  */
 static int fsgate_sub_create(struct fsgate_group *group,
 			     const struct fsgate_key *key,
@@ -408,32 +390,37 @@ static int fsgate_sub_create(struct fsgate_group *group,
 			     const struct fsgate_change *change)
 {
 	struct fsgate_sub *sub;
-	int ret = -ENOSPC;
+	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (group->nr_marks >= max_marks &&
-	    !(group->flags & FSGATE_UNLIMITED_MARKS))
-		goto out_cache;
-	ret = -ENOMEM;
+	    !(group->flags & FSGATE_UNLIMITED_MARKS)) {
+		fsgate_cache_free(change->cache);
+		return -ENOSPC;
+	}
 	sub = kzalloc(sizeof(*sub), GFP_KERNEL_ACCOUNT);
-	if (!sub)
-		goto out_cache;
+	if (!sub) {
+		fsgate_cache_free(change->cache);
+		return -ENOMEM;
+	}
 	sub->group = group;
 	sub->mnt = key->mnt;
 	sub->mnt_root = key->mnt_root;
-	fsgate_sub_add(sub, change);
+	fsgate_sub_apply(sub, change);
 	if (obj) {
 		sub->obj = obj;
 		list_add_tail_rcu(&sub->obj_node, &obj->subs);
 		ret = fsgate_obj_update_mask(obj, true);
 		if (ret) {
 			list_del_rcu(&sub->obj_node);
-			goto out_free;
+			goto out_free_sub;
 		}
 	} else {
+		ret = -ENOMEM;
 		obj = fsgate_obj_alloc(key->type, key->object,
 				       fsgate_fsn_group);
 		if (!obj)
-			goto out_free;
+			goto out_free_sub;
 		sub->obj = obj;
 		list_add_tail(&sub->obj_node, &obj->subs);
 		fsgate_obj_set_mask(obj, fsgate_obj_union_mask(obj),
@@ -442,30 +429,38 @@ static int fsgate_sub_create(struct fsgate_group *group,
 		/* Once added, the object's connector holds the mark. */
 		fsnotify_put_mark(&obj->fsn);
 		if (ret)
-			goto out_free;
+			goto out_free_sub;
 	}
 	list_add_tail(&sub->group_node, &group->subs);
 	group->nr_marks++;
 	return 0;
 
-out_free:
+out_free_sub:
 	fsgate_cache_drop(sub);
 	kfree_rcu(sub, rcu);
 	return ret;
-out_cache:
-	fsgate_cache_free(change->cache);
-	return ret;
 }
 
-/* Add @change to @group's sub for @key, made if need be; takes @change->cache. */
-static int fsgate_mark_add(struct fsgate_group *group,
-			   const struct fsgate_key *key,
+/**
+ * fsgate_sub_add() - add events to a group's sub, made if need be
+ * @group: the group
+ * @key: the object, and the mount for a mount mark
+ * @change: what to add; its @cache, if any, is taken over (freed on
+ *	failure)
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ * Return: 0; -ENOSPC past max_marks; -ENOMEM; or an error from fsnotify
+ * adding the object's mark.
+ */
+int fsgate_sub_add(struct fsgate_group *group,
+		   const struct fsgate_key *key,
 			   const struct fsgate_change *change)
 {
 	struct fsgate_obj *obj;
-	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
+	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
 	int ret;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	if (sub)
 		ret = fsgate_sub_change(sub, change);
 	else
@@ -475,17 +470,30 @@ static int fsgate_mark_add(struct fsgate_group *group,
 	return ret;
 }
 
-static int fsgate_mark_remove(struct fsgate_group *group,
-			      const struct fsgate_key *key,
-			      const struct fsgate_mark *mark)
+/**
+ * fsgate_sub_remove() - remove events from a group's sub
+ * @group: the group
+ * @key: the object, and the mount for a mount mark
+ * @change: the events to remove, from @change->ignore if set, else from
+ *	@change->mask
+ *
+ * The sub goes when nothing is left of it.
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ * Return: 0, or -ENOENT when the group has no such sub.
+ */
+int fsgate_sub_remove(struct fsgate_group *group,
+		      const struct fsgate_key *key,
+		      const struct fsgate_change *change)
 {
 	struct fsgate_obj *obj;
-	struct fsgate_sub *sub = fsgate_lookup(group, key, &obj);
+	struct fsgate_sub *sub = fsgate_sub_lookup(group, key, &obj);
 	int ret = -ENOENT;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	/* A sub that only holds cached verdicts is no mark of the user's. */
 	if (sub && (sub->mask || sub->ignore)) {
-		if (fsgate_sub_remove(sub, mark))
+		if (fsgate_sub_clear(sub, change))
 			fsgate_obj_update_mask(obj, true);
 		else
 			fsgate_sub_destroy(sub, true);
@@ -504,91 +512,25 @@ static u32 fsgate_sub_mark_type(const struct fsgate_sub *sub)
 	return sub->mnt ? FSGATE_MARK_MOUNT : FSGATE_MARK_FILESYSTEM;
 }
 
-static void fsgate_mark_flush(struct fsgate_group *group, u32 type)
+/**
+ * fsgate_subs_flush() - remove every sub of a group of one mark type
+ * @group: the group
+ * @type: FSGATE_MARK_INODE, _MOUNT or _FILESYSTEM
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ */
+void fsgate_subs_flush(struct fsgate_group *group, u32 type)
 {
 	struct fsgate_sub *sub, *next;
 
+	lockdep_assert_held(&fsgate_mark_mutex);
 	list_for_each_entry_safe(sub, next, &group->subs, group_node)
 		if (fsgate_sub_mark_type(sub) == type)
 			fsgate_sub_destroy(sub, false);
 }
 
-static void fsgate_mark_key(struct fsgate_key *key, u32 type,
-			    const struct path *path)
-{
-	*key = (struct fsgate_key) {
-		.type = FSNOTIFY_OBJ_TYPE_SB,
-		.object = path->mnt->mnt_sb,
-	};
-	if (type == FSGATE_MARK_INODE) {
-		key->type = FSNOTIFY_OBJ_TYPE_INODE;
-		key->object = d_inode(path->dentry);
-	} else if (type == FSGATE_MARK_MOUNT) {
-		key->mnt = path->mnt;
-		key->mnt_root = path->mnt->mnt_root;
-	}
-}
-
 /**
- * fsgate_ioctl_mark() - FSGATE_IOC_MARK: add, remove or flush marks
- * @group: the group of the fd the ioctl came on
- * @arg: userspace pointer to a struct fsgate_mark
- *
- * A mount mark is kept on the superblock and matches events whose path
- * goes through that vfsmount, so a bind mount and its original are told
- * apart.
- *
- * Context: process context, may sleep.
- * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
- * -EBADF, -ENOENT, -ENOTDIR, -EACCES and other lookup errors for the
- * object; -ENOENT to remove a mark that does not exist; -ENOSPC past
- * max_marks; -ENOMEM.
- */
-long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
-{
-	unsigned int nofs;
-	struct fsgate_change change = {};
-	struct fsgate_mark mark;
-	struct fsgate_key key;
-	struct path path;
-	u32 type;
-	long ret;
-
-	if (copy_from_user(&mark, arg, sizeof(mark)))
-		return -EFAULT;
-	ret = fsgate_mark_check(&mark, group->flags);
-	if (ret)
-		return ret;
-	type = mark.flags & FSGATE_MARK_TYPES;
-	if (mark.flags & FSGATE_MARK_FLUSH) {
-		nofs = fsgate_marks_lock();
-		fsgate_mark_flush(group, type);
-		fsgate_marks_unlock(nofs);
-		return 0;
-	}
-
-	ret = fsgate_mark_path(&mark, &path);
-	if (ret)
-		return ret;
-	fsgate_mark_key(&key, type, &path);
-	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
-		change.ignore = mark.mask;
-		change.surv_modify = mark.flags & FSGATE_MARK_IGNORED_SURV_MODIFY;
-	} else {
-		change.mask = mark.mask;
-	}
-	nofs = fsgate_marks_lock();
-	if (mark.flags & FSGATE_MARK_ADD)
-		ret = fsgate_mark_add(group, &key, &change);
-	else
-		ret = fsgate_mark_remove(group, &key, &mark);
-	fsgate_marks_unlock(nofs);
-	path_put(&path);
-	return ret;
-}
-
-/**
- * fsgate_mark_forget_verdicts() - drop every group's cached verdicts on a file
+ * fsgate_subs_forget_verdicts() - drop every group's cached verdicts on a file
  * @inode: the file
  *
  * For writes that fsnotify does not report and that may fall within the
@@ -597,13 +539,13 @@ long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
  *
  * Context: process context.
  */
-void fsgate_mark_forget_verdicts(struct inode *inode)
+void fsgate_subs_forget_verdicts(struct inode *inode)
 {
 	struct fsgate_key key = {
 		.type = FSNOTIFY_OBJ_TYPE_INODE,
 		.object = inode,
 	};
-	struct fsgate_obj *obj = fsgate_find_obj(&key);
+	struct fsgate_obj *obj = fsgate_obj_find(&key);
 	struct fsgate_sub *sub;
 
 	if (!obj)
@@ -616,7 +558,7 @@ void fsgate_mark_forget_verdicts(struct inode *inode)
 }
 
 /**
- * fsgate_mark_cache() - remember a group's verdict on a file
+ * fsgate_sub_cache_verdict() - remember a group's verdict on a file
  * @group: the group that answered
  * @inode: the file
  * @mask: the permission event the verdict was for
@@ -630,8 +572,8 @@ void fsgate_mark_forget_verdicts(struct inode *inode)
  *
  * Context: process context, may sleep.
  */
-void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
-		       u32 mask, int verdict, const struct fsgate_snap *snap)
+void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
+			      u32 mask, int verdict, const struct fsgate_snap *snap)
 {
 	unsigned int nofs;
 	struct fsgate_key key = {
@@ -645,22 +587,22 @@ void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
 	if (inode_is_open_for_write(inode))
 		return;
 	nofs = fsgate_marks_lock();
-	sub = fsgate_lookup(group, &key, &obj);
+	sub = fsgate_sub_lookup(group, &key, &obj);
 	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
 	if (change.cache)
-		fsgate_mark_add(group, &key, &change);
+		fsgate_sub_add(group, &key, &change);
 	if (obj)
 		fsnotify_put_mark(&obj->fsn);
 	fsgate_marks_unlock(nofs);
 }
 
 /**
- * fsgate_marks_remove_group() - remove every mark of a group
+ * fsgate_subs_remove_group() - remove every mark of a group
  * @group: a group whose fd is being released
  *
  * Context: process context, may sleep.
  */
-void fsgate_marks_remove_group(struct fsgate_group *group)
+void fsgate_subs_remove_group(struct fsgate_group *group)
 {
 	unsigned int nofs;
 	struct fsgate_sub *sub, *next;
@@ -671,19 +613,17 @@ void fsgate_marks_remove_group(struct fsgate_group *group)
 	fsgate_marks_unlock(nofs);
 }
 
-/**
- * fsgate_obj_freeing() - fsnotify is destroying an object's mark
- * @obj: the object
- *
- * Called from fsnotify's freeing_mark when the kernel drops the mark on
- * its own (last unlink, umount); the groups forget their subs on it.
- * When fsgate itself destroys the mark, @obj->detaching is already set
- * and fsgate_mark_mutex may be held by this very thread.
- *
- * Context: process context, may sleep.
+/*
+ * fsnotify's freeing_mark: fsnotify is destroying an object's mark. When
+ * the kernel drops the mark on its own (last unlink, umount), the groups
+ * forget their subs on it. When fsgate itself destroys the mark,
+ * @obj->detaching is already set and fsgate_mark_mutex may be held by
+ * this very thread. Process context, may sleep.
  */
-void fsgate_obj_freeing(struct fsgate_obj *obj)
+static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
+				struct fsnotify_group *group)
 {
+	struct fsgate_obj *obj = fsgate_obj_of(fsn);
 	unsigned int nofs;
 	struct fsgate_sub *sub, *next;
 
@@ -696,37 +636,82 @@ void fsgate_obj_freeing(struct fsgate_obj *obj)
 	fsgate_marks_unlock(nofs);
 }
 
-/**
- * fsgate_marks_show_fdinfo() - list a group's marks in its fdinfo
- * @m: the fdinfo file
- * @group: the group
- *
- * Context: process context, may sleep.
- */
-void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group)
+static void fsgate_free_mark(struct fsnotify_mark *fsn)
 {
-	unsigned int nofs;
-	struct fsgate_sub *sub;
-	struct inode *inode;
-	struct super_block *sb;
+	kfree(fsgate_obj_of(fsn));
+	if (atomic_dec_and_test(&fsgate_live_marks))
+		wake_up(&fsgate_marks_freed);
+}
 
-	nofs = fsgate_marks_lock();
-	list_for_each_entry(sub, &group->subs, group_node) {
-		if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
-			inode = sub->obj->object;
-			seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
-				   inode->i_ino, inode->i_sb->s_dev);
-		} else if (sub->mnt) {
-			sb = sub->obj->object;
-			seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
-		} else {
-			sb = sub->obj->object;
-			seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
-		}
-		/* The object's union mask shows what the kernel reports. */
-		seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
-			   sub->mask, READ_ONCE(sub->ignore),
-			   READ_ONCE(sub->obj->fsn.mask));
+/* The recalculating marks want no events (their mask is 0) and get none. */
+static int fsgate_recalc_handle_event(struct fsnotify_group *fsn_group,
+				      u32 mask, const void *data,
+				      int data_type, struct inode *dir,
+				      const struct qstr *name, u32 cookie,
+				      struct fsnotify_iter_info *iter)
+{
+	return 0;
+}
+
+static const struct fsnotify_ops fsgate_recalc_ops = {
+	.handle_event	= fsgate_recalc_handle_event,
+	.free_mark	= fsgate_free_mark,
+};
+
+/* handle_event is dispatch.c's, given to fsgate_marks_init(). */
+static struct fsnotify_ops fsgate_fsn_ops __ro_after_init = {
+	.freeing_mark	= fsgate_freeing_mark,
+	.free_mark	= fsgate_free_mark,
+};
+
+/**
+ * fsgate_marks_init() - allocate fsgate's fsnotify groups
+ * @handle_event: the callback that tells fsgate's groups of events
+ *	(fsgate_dispatch_event()), passed in so that this file calls
+ *	nothing above it
+ *
+ * Context: module init.
+ * Return: 0, or a negative errno from fsnotify_alloc_group().
+ */
+int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
+					  u32 mask, const void *data,
+					  int data_type, struct inode *dir,
+					  const struct qstr *name, u32 cookie,
+					  struct fsnotify_iter_info *iter))
+{
+	struct fsnotify_group *group;
+
+	fsgate_fsn_ops.handle_event = handle_event;
+	group = fsnotify_alloc_group(&fsgate_fsn_ops, FSGATE_FSNOTIFY_NOFS);
+	if (IS_ERR(group))
+		return PTR_ERR(group);
+	group->priority = FSGATE_FSNOTIFY_PRIO;
+	fsgate_fsn_group = group;
+	/* Lowest priority, the kzalloc()ed 0: asked last, about nothing. */
+	group = fsnotify_alloc_group(&fsgate_recalc_ops,
+				     FSNOTIFY_GROUP_DUPS | FSGATE_FSNOTIFY_NOFS);
+	if (IS_ERR(group)) {
+		fsnotify_put_group(fsgate_fsn_group);
+		return PTR_ERR(group);
 	}
-	fsgate_marks_unlock(nofs);
+	fsgate_recalc_group = group;
+	return 0;
+}
+
+/**
+ * fsgate_marks_exit() - drop fsgate's fsnotify groups
+ *
+ * Every mark was destroyed with its group; wait until fsnotify has freed
+ * them, since freeing calls into this module, and until the work that
+ * freed the last one is done with fsgate's groups.
+ *
+ * Context: module exit, after the last fsgate group is gone.
+ */
+void fsgate_marks_exit(void)
+{
+	fsnotify_wait_marks_destroyed();
+	wait_event(fsgate_marks_freed, !atomic_read(&fsgate_live_marks));
+	fsnotify_wait_marks_destroyed();
+	fsnotify_put_group(fsgate_recalc_group);
+	fsnotify_put_group(fsgate_fsn_group);
 }

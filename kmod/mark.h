@@ -37,6 +37,12 @@ struct fsgate_obj {
 	struct list_head dead;
 };
 
+/* The object whose fsnotify mark @fsn is; fsgate's group has no other. */
+static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
+{
+	return container_of(fsn, struct fsgate_obj, fsn);
+}
+
 /**
  * struct fsgate_sub - one group's mark on one object
  * @obj_node: entry in @obj->subs
@@ -70,14 +76,41 @@ struct fsgate_sub {
 	struct rcu_head rcu;
 };
 
+/* Which sub a request is about: the object, and the mount for a mount mark. */
+struct fsgate_key {
+	unsigned int type;
+	void *object;
+	const struct vfsmount *mnt;
+	const struct dentry *mnt_root;
+};
+
+/* What a request adds to or removes from a sub; see fsgate_sub_add(). */
+struct fsgate_change {
+	u32 mask;
+	u32 ignore;
+	bool surv_modify;
+	struct fsgate_cache *cache;
+};
+
 u32 fsgate_obj_union_mask(const struct fsgate_obj *obj);
-int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags);
-long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg);
-void fsgate_marks_remove_group(struct fsgate_group *group);
-void fsgate_marks_show_fdinfo(struct seq_file *m, struct fsgate_group *group);
-void fsgate_obj_freeing(struct fsgate_obj *obj);
-void fsgate_mark_forget_verdicts(struct inode *inode);
-void fsgate_mark_cache(struct fsgate_group *group, struct inode *inode,
-		       u32 mask, int verdict, const struct fsgate_snap *snap);
+unsigned int fsgate_marks_lock(void);
+void fsgate_marks_unlock(unsigned int nofs);
+int fsgate_sub_add(struct fsgate_group *group, const struct fsgate_key *key,
+		   const struct fsgate_change *change);
+int fsgate_sub_remove(struct fsgate_group *group,
+		      const struct fsgate_key *key,
+		      const struct fsgate_change *change);
+void fsgate_subs_flush(struct fsgate_group *group, u32 type);
+void fsgate_subs_remove_group(struct fsgate_group *group);
+void fsgate_subs_forget_verdicts(struct inode *inode);
+void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
+			      u32 mask, int verdict, const struct fsgate_snap *snap);
+
+int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
+					  u32 mask, const void *data,
+					  int data_type, struct inode *dir,
+					  const struct qstr *name, u32 cookie,
+					  struct fsnotify_iter_info *iter));
+void fsgate_marks_exit(void);
 
 #endif /* _FSGATE_MARK_H */

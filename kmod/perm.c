@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Permission events: asking one group about one access, waiting for its
- * answer within the group's bound, taking answers from write(), and
- * resolving what is left when the group goes away.
+ * Permission events (layer 2), their whole life: asking one group about one
+ * access, reporting it to a reader, waiting for its answer within the
+ * group's bound, applying answers (user.c parses them from write()),
+ * resolving what is left when the group goes away, and caching verdicts.
+ * Calls go downward only: to mark.c and cache.c for the verdict cache.
  *
  * Locking: the group's @queue_lock protects the state of each of its
  * permission events, the lists they are on (queue, then pending) and
  * @nr_perm. Whoever moves an event to %FSGATE_PERM_DONE takes it off its
  * list and wakes @perm_wq in the same locked section; the waiting process
  * then takes the lock once more before it drops its reference, so an
- * event is never freed while a lock holder still looks at it.
+ * event is never freed while a lock holder still looks at it. The lock
+ * order and lifetimes of the module are at the top of mark.c.
  */
 #include <linux/errno.h>
 #include <linux/fanotify.h>
@@ -36,58 +39,6 @@ module_param(max_pending_events, uint, 0644);
 MODULE_PARM_DESC(max_pending_events,
 		 "Permission events one group may have unresolved, unless FSGATE_UNLIMITED_QUEUE; past it the timeout verdict applies at once (16384)");
 
-#define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
-				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
-
-/* The errnos a deny may carry: 6.13's FAN_DENY_ERRNO set, and EACCES. */
-static bool fsgate_deny_errno_valid(int err)
-{
-	switch (err) {
-	case EPERM:
-	case EACCES:
-	case EIO:
-	case EBUSY:
-	case ETXTBSY:
-	case EAGAIN:
-	case ENOSPC:
-	case EDQUOT:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/**
- * fsgate_response_check() - validate the @response word of an answer
- * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno
- * @verdict: set to 0 for an allow, or the negative errno of a deny
- *
- * Context: any.
- * Return: 0, or -EINVAL for unknown bits, neither or both of allow and
- * deny, an errno with an allow, or an errno outside the set.
- */
-int fsgate_response_check(u32 response, int *verdict)
-{
-	int err = FSGATE_RESPONSE_ERRNO(response);
-
-	if (response & ~FSGATE_RESPONSE_BITS)
-		return -EINVAL;
-	switch (response & (FSGATE_ALLOW | FSGATE_DENY)) {
-	case FSGATE_ALLOW:
-		if (err)
-			return -EINVAL;
-		*verdict = 0;
-		return 0;
-	case FSGATE_DENY:
-		if (err && !fsgate_deny_errno_valid(err))
-			return -EINVAL;
-		*verdict = err ? -err : -EPERM;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
 /**
  * fsgate_policy_verdict() - the verdict a timeout or orphan policy gives
  * @policy: FSGATE_VERDICT_*
@@ -99,22 +50,19 @@ int fsgate_policy_verdict(u32 policy)
 {
 	return policy == FSGATE_VERDICT_DENY ? -EPERM : 0;
 }
-
-static const char *fsgate_verdict_word(int verdict)
-{
-	return verdict ? "denied" : "allowed";
-}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_policy_verdict);
 
 /**
- * fsgate_is_perm() - whether a queued event is a permission event
- * @event: the event
+ * fsgate_verdict_name() - the word for a verdict, in logs and fdinfo
+ * @verdict: 0 (allow) or a negative errno (deny); for a policy, as
+ *	fsgate_policy_verdict() gives it
  *
  * Context: any.
- * Return: true for the @event of a struct fsgate_perm.
+ * Return: "allow" or "deny".
  */
-bool fsgate_is_perm(const struct fsgate_event *event)
+const char *fsgate_verdict_name(int verdict)
 {
-	return event->mask & FSGATE_PERM_EVENTS;
+	return verdict ? "deny" : "allow";
 }
 
 /**
@@ -147,6 +95,8 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 	struct fsgate_group *group = perm->group;
 
 	lockdep_assert_held(&group->queue_lock);
+	if (WARN_ON_ONCE(perm->state == FSGATE_PERM_DONE))
+		return;
 	list_del_init(&perm->event.node);
 	if (perm->state == FSGATE_PERM_QUEUED)
 		group->queued--;
@@ -181,7 +131,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!perm)
 		goto out_overflow;
-	fsgate_event_init(&perm->event, group, mask, path);
+	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));
 	refcount_set(&perm->ref, 1);
 	perm->group = group;
 	perm->fd = FAN_NOFD;
@@ -211,9 +161,9 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 out_overflow:
 	atomic64_inc(&group->perm.overflows);
 	*verdict = fsgate_policy_verdict(group->timeout_verdict);
-	pr_warn_ratelimited("group %llu (%s[%d]) has too many permission events pending; access %s\n",
-			    group->id, group->comm, pid_nr(group->owner),
-			    fsgate_verdict_word(*verdict));
+	fsgate_group_log(warn, group,
+			 "has too many permission events pending; verdict %s\n",
+			 fsgate_verdict_name(*verdict));
 	return NULL;
 }
 
@@ -263,10 +213,9 @@ int fsgate_perm_wait(struct fsgate_perm *perm)
 	}
 	spin_unlock(&group->queue_lock);
 	if (timedout)
-		pr_warn_ratelimited("group %llu (%s[%d]) did not answer in time; access %s\n",
-				    group->id, group->comm,
-				    pid_nr(group->owner),
-				    fsgate_verdict_word(verdict));
+		fsgate_group_log(warn, group,
+				 "did not answer in time; verdict %s\n",
+				 fsgate_verdict_name(verdict));
 	fsgate_perm_put(perm);
 	return verdict;
 }
@@ -284,6 +233,7 @@ int fsgate_perm_wait(struct fsgate_perm *perm)
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm)
 {
 	lockdep_assert_held(&group->queue_lock);
+	WARN_ON_ONCE(perm->state != FSGATE_PERM_QUEUED);
 	perm->state = FSGATE_PERM_REPORTED;
 	list_add_tail(&perm->event.node, &group->pending);
 	refcount_inc(&perm->ref);
@@ -334,7 +284,7 @@ void fsgate_perm_unreport(struct fsgate_perm *perm)
  * @group: the group, already marked @shutdown
  *
  * Each event on the queue or the pending list gets the group's orphan
- * verdict. The caller calls fsgate_perm_orphaned() once it drops the lock.
+ * verdict. The caller calls fsgate_perm_wake_orphans() once it drops the lock.
  *
  * Context: @group's @queue_lock held.
  * Return: how many permission events were resolved.
@@ -361,18 +311,18 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 }
 
 /**
- * fsgate_perm_orphaned() - wake and log after fsgate_perm_orphan()
+ * fsgate_perm_wake_orphans() - wake and log after fsgate_perm_orphan()
  * @group: the group
  * @n: how many events fsgate_perm_orphan() resolved, not 0
  *
  * Context: process context; @group's @queue_lock not held.
  */
-void fsgate_perm_orphaned(struct fsgate_group *group, unsigned int n)
+void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n)
 {
 	wake_up_all(&group->perm_wq);
-	pr_info_ratelimited("group %llu (%s[%d]) went away with %u permission events pending; they are %s\n",
-			    group->id, group->comm, pid_nr(group->owner), n,
-			    fsgate_verdict_word(fsgate_policy_verdict(group->orphan_verdict)));
+	fsgate_group_log(info, group,
+			 "went away with %u permission events pending; verdict %s\n",
+			 n, fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
 }
 
 /* The pending event a response names, not yet taken by another response. */
@@ -380,15 +330,16 @@ static struct fsgate_perm *fsgate_perm_find(struct fsgate_group *group, int fd)
 {
 	struct fsgate_perm *perm;
 
+	lockdep_assert_held(&group->queue_lock);
 	list_for_each_entry(perm, &group->pending, event.node)
-		if (perm->fd == fd && !perm->answering)
+		if (perm->fd == fd && perm->state == FSGATE_PERM_REPORTED)
 			return perm;
 	return NULL;
 }
 
 /*
  * Find the event of every response; all or none. On success each is
- * marked @answering; on failure none is.
+ * %FSGATE_PERM_ANSWERING; on failure none is.
  */
 static int fsgate_perm_find_all(struct fsgate_group *group,
 				const struct fanotify_response *resp,
@@ -401,13 +352,13 @@ static int fsgate_perm_find_all(struct fsgate_group *group,
 		perms[i] = fsgate_perm_find(group, resp[i].fd);
 		if (!perms[i])
 			goto out_undo;
-		perms[i]->answering = true;
+		perms[i]->state = FSGATE_PERM_ANSWERING;
 	}
 	return 0;
 
 out_undo:
 	while (i--)
-		perms[i]->answering = false;
+		perms[i]->state = FSGATE_PERM_REPORTED;
 	return -ENOENT;
 }
 
@@ -426,7 +377,7 @@ static size_t fsgate_perm_answer(struct fsgate_group *group,
 		if (verdicts[i])
 			atomic64_inc(&group->perm.denied);
 		if (resp[i].response & FSGATE_CACHE) {
-			/* Kept alive for fsgate_mark_cache() after unlock. */
+			/* Kept alive for fsgate_sub_cache_verdict() after unlock. */
 			refcount_inc(&perms[i]->ref);
 			perms[cached++] = perms[i];
 		}
@@ -440,114 +391,43 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		fsgate_mark_cache(group, d_inode(perms[i]->event.path.dentry),
-				  perms[i]->event.mask & FSGATE_PERM_EVENTS,
+		fsgate_sub_cache_verdict(group, d_inode(perms[i]->event.path.dentry),
+					 perms[i]->event.mask & FSGATE_PERM_EVENTS,
 				  perms[i]->verdict, &perms[i]->snap);
 		fsgate_perm_put(perms[i]);
 	}
 }
 
-/* Check every response word; a bad one rejects the whole write. */
-static int fsgate_responses_check(const struct fanotify_response *resp,
-				  int *verdicts, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (resp[i].fd < 0 ||
-		    fsgate_response_check(resp[i].response, &verdicts[i]))
-			return -EINVAL;
-	return 0;
-}
-
-/* Responses one write() answers without allocating: the common case. */
-#define FSGATE_RESPONSE_STACK	8
-
-/* A write()'s responses, their verdicts and their events. */
-struct fsgate_answers {
-	struct fanotify_response *resp;
-	int *verdicts;
-	struct fsgate_perm **perms;
-	struct fanotify_response resp_stack[FSGATE_RESPONSE_STACK];
-	int verdicts_stack[FSGATE_RESPONSE_STACK];
-	struct fsgate_perm *perms_stack[FSGATE_RESPONSE_STACK];
-};
-
-static int fsgate_answers_get(struct fsgate_answers *a,
-			      const char __user *buf, size_t n)
-{
-	if (n <= FSGATE_RESPONSE_STACK) {
-		a->resp = a->resp_stack;
-		a->verdicts = a->verdicts_stack;
-		a->perms = a->perms_stack;
-	} else {
-		a->resp = kmalloc_array(n, sizeof(*a->resp), GFP_KERNEL);
-		a->verdicts = kmalloc_array(n, sizeof(*a->verdicts), GFP_KERNEL);
-		a->perms = kmalloc_array(n, sizeof(*a->perms), GFP_KERNEL);
-		if (!a->resp || !a->verdicts || !a->perms)
-			return -ENOMEM;
-	}
-	if (copy_from_user(a->resp, buf, n * sizeof(*a->resp)))
-		return -EFAULT;
-	return 0;
-}
-
-static void fsgate_answers_put(struct fsgate_answers *a)
-{
-	if (a->resp == a->resp_stack)
-		return;
-	kfree(a->perms);
-	kfree(a->verdicts);
-	kfree(a->resp);
-}
-
 /**
- * fsgate_perm_write() - write() on a group fd: answers to permission events
+ * fsgate_perms_answer() - apply a write()'s checked answers, all or none
  * @group: the group
- * @buf: one or more struct fanotify_response
- * @count: their size in bytes
+ * @resp: the responses, each naming its event by the fd its read gave
+ * @verdicts: each response's verdict, from fsgate_response_check()
+ * @perms: room for @n events
+ * @n: how many responses
  *
- * All or nothing: either every response names a pending event (by the fd
- * its read gave) and is applied, or none is.
+ * Either every response names a pending event and is applied, or none is.
  *
- * Context: process context, may sleep.
- * Return: @count; -EINVAL for a group that is not asked, a size that is
- * not a whole number of responses (or above FSGATE_RESPONSE_MAX of them),
- * a negative fd or a bad response word; -ENOENT when a response names no
- * pending event, or one that another response of the write answers
- * already; -EFAULT; -ENOMEM.
+ * Context: process context, may sleep; no fsgate locks held.
+ * Return: 0, or -ENOENT when a response names no pending event, or one
+ * that another response of the write answers already.
  */
-ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
-			  size_t count)
+int fsgate_perms_answer(struct fsgate_group *group,
+			const struct fanotify_response *resp,
+			const int *verdicts, struct fsgate_perm **perms,
+			size_t n)
 {
-	size_t n = count / sizeof(struct fanotify_response);
-	struct fsgate_answers a = {};
-	size_t cached;
-	ssize_t ret;
-
-	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
-	    !n || n > FSGATE_RESPONSE_MAX ||
-	    count % sizeof(struct fanotify_response))
-		return -EINVAL;
-	ret = fsgate_answers_get(&a, buf, n);
-	if (ret)
-		goto out_put;
-	ret = fsgate_responses_check(a.resp, a.verdicts, n);
-	if (ret)
-		goto out_put;
+	size_t cached = 0;
+	int ret;
 
 	spin_lock(&group->queue_lock);
-	ret = fsgate_perm_find_all(group, a.resp, a.perms, n);
+	ret = fsgate_perm_find_all(group, resp, perms, n);
 	if (!ret)
-		cached = fsgate_perm_answer(group, a.resp, a.verdicts, a.perms,
-					    n);
+		cached = fsgate_perm_answer(group, resp, verdicts, perms, n);
 	spin_unlock(&group->queue_lock);
 	if (ret)
-		goto out_put;
+		return ret;
 	wake_up_all(&group->perm_wq);
-	fsgate_perm_cache(group, a.perms, cached);
-	ret = count;
-out_put:
-	fsgate_answers_put(&a);
-	return ret;
+	fsgate_perm_cache(group, perms, cached);
+	return 0;
 }

@@ -9,13 +9,21 @@
 #include "cache.h"
 #include "event.h"
 
+struct fanotify_response;
 struct fsgate_group;
 struct path;
 
-/* Where a permission event is; see struct fsgate_perm. */
+/*
+ * Where a permission event is; see struct fsgate_perm. QUEUED ->
+ * REPORTED -> DONE, or straight to DONE from QUEUED (timeout, orphan,
+ * killed waiter). ANSWERING lasts only within the locked section of one
+ * write(): its responses take their events, then resolve them all or
+ * give them back.
+ */
 enum fsgate_perm_state {
 	FSGATE_PERM_QUEUED,	/* on the group's queue, not read yet */
 	FSGATE_PERM_REPORTED,	/* read, on the group's pending list */
+	FSGATE_PERM_ANSWERING,	/* taken by a response of a write() */
 	FSGATE_PERM_DONE,	/* resolved: @verdict holds */
 };
 
@@ -29,8 +37,6 @@ enum fsgate_perm_state {
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
  *	is also read locklessly by the waiting process
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
- * @cache: the answer asked for the verdict to be cached
- * @answering: taken by a response being applied, under @queue_lock
  * @deadline: jiffies by which the group must answer
  * @unbounded: the group waits without a deadline
  * @snap: the file when the group was asked, for the verdict cache
@@ -41,8 +47,6 @@ struct fsgate_perm {
 	struct fsgate_group *group;
 	int fd;
 	u8 state;
-	bool cache;
-	bool answering;
 	bool unbounded;
 	int verdict;
 	unsigned long deadline;
@@ -55,19 +59,20 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
 	return container_of(event, struct fsgate_perm, event);
 }
 
-int fsgate_response_check(u32 response, int *verdict);
 int fsgate_policy_verdict(u32 policy);
+const char *fsgate_verdict_name(int verdict);
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path, int *verdict);
 int fsgate_perm_wait(struct fsgate_perm *perm);
-bool fsgate_is_perm(const struct fsgate_event *event);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 void fsgate_perm_unreport(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
-void fsgate_perm_orphaned(struct fsgate_group *group, unsigned int n);
-ssize_t fsgate_perm_write(struct fsgate_group *group, const char __user *buf,
-			  size_t count);
+void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);
+int fsgate_perms_answer(struct fsgate_group *group,
+			const struct fanotify_response *resp,
+			const int *verdicts, struct fsgate_perm **perms,
+			size_t n);
 
 #endif /* _FSGATE_PERM_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/fsgate/groups: one line per group in asking order, after a header
- * line that names the columns, so tools can find a column by name.
+ * /proc/fsgate/groups (layer 4, calls group.c): one line per group in asking
+ * order, after a header line that names the columns, so tools can find a
+ * column by name.
  */
 #include <linux/pid.h>
 #include <linux/proc_fs.h>

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../compat/compat.h"
+#include "../preload/preload.h"
 
 #define EXIT_FAILED 125
 #define EXIT_CANNOT_RUN 126
@@ -144,15 +144,15 @@ static void parse_options(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+p:t:hV", options, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			set("FSGATE_PRIORITY", optarg, compat_parse_priority,
+			set("FSGATE_PRIORITY", optarg, preload_parse_priority,
 			    "priority (0 to 65535)");
 			break;
 		case 't':
-			set("FSGATE_TIMEOUT_MS", optarg, compat_parse_timeout,
+			set("FSGATE_TIMEOUT_MS", optarg, preload_parse_timeout,
 			    "timeout (milliseconds or \"none\")");
 			break;
 		case OPT_TIMEOUT_VERDICT:
-			set("FSGATE_TIMEOUT_VERDICT", optarg, compat_parse_verdict,
+			set("FSGATE_TIMEOUT_VERDICT", optarg, preload_parse_verdict,
 			    "timeout verdict (\"allow\" or \"deny\")");
 			break;
 		case OPT_FALLBACK:

@@ -68,10 +68,10 @@ initramfs_add_modules() {
 	done
 }
 
-# initramfs_build ROOT KDIR RELEASE NAME: busybox, /init, in-tree modules,
-# and fsgate's guest programs.
+# initramfs_build ROOT KDIR RELEASE NAME [bare]: busybox, /init, in-tree
+# modules, and fsgate's guest programs unless "bare".
 initramfs_build() {
-	local root=$1 kdir=$2 release=$3 name=$4 bb=/bin/busybox prog
+	local root=$1 kdir=$2 release=$3 name=$4 bare=${5:-} bb=/bin/busybox prog
 
 	[ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1 ||
 		die "$bb is not busybox-static: run 'make deps'"
@@ -86,6 +86,7 @@ initramfs_build() {
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	echo "$name" >"$root/fsgate/kernel"
 	initramfs_add_modules "$root" "$kdir" "$release"
+	[ "$bare" != bare ] || return 0
 	# Test programs and examples; the examples find libfsgate through
 	# their rpath, $ORIGIN/../lib.
 	for prog in "$FSGATE_TOP"/build/guest/* "$FSGATE_TOP"/build/examples/*; do

@@ -59,8 +59,16 @@ static void close_level(struct ktap_parser *p, const char *name)
 	struct ktap_level *l = &p->levels[--p->depth];
 	char *path;
 
-	/* A crash mid-stream leaves fewer results than planned. */
-	if (l->plan >= 0 && l->nresults != l->plan)
+	/*
+	 * A crash mid-stream leaves fewer results than planned. "1..0" is
+	 * a skipped test program when it says SKIP, and counts as one
+	 * skip; without SKIP it ran nothing, which is no pass.
+	 */
+	if (l->plan == 0 && !l->nresults && l->skip_all)
+		p->counts.skipped++;
+	else if (l->plan == 0 && !l->nresults)
+		add_failure(p, "plan (1..0: nothing ran)");
+	else if (l->plan >= 0 && l->nresults != l->plan)
 		add_failure(p, "plan (expected %ld, got %ld)",
 			    l->plan, l->nresults);
 	if (!name)
@@ -203,14 +211,20 @@ static bool parse_result(const char *s, struct ktap_result *r)
 	return true;
 }
 
-static bool parse_plan(const char *s, long *plan)
+/* "1..N [# SKIP reason]": @skip tells whether the directive is SKIP. */
+static bool parse_plan(const char *s, long *plan, bool *skip)
 {
 	char *end;
 
 	if (strncmp(s, "1..", 3) || !isdigit((unsigned char)s[3]))
 		return false;
 	*plan = strtol(s + 3, &end, 10);
-	return !*end || *end == ' ';
+	if (*end && *end != ' ')
+		return false;
+	end += strspn(end, " ");
+	*skip = *end == '#' &&
+		!strncasecmp(end + 1 + strspn(end + 1, " "), "SKIP", 4);
+	return true;
 }
 
 static bool parse_subtest(const char *s, char *name)
@@ -222,6 +236,12 @@ static bool parse_subtest(const char *s, char *name)
 		return false;
 	snprintf(name, KTAP_NAME_MAX, "%s", s + 8 + strspn(s + 8, " "));
 	return true;
+}
+
+static void set_plan(struct ktap_level *l, long plan, bool skip)
+{
+	l->plan = plan;
+	l->skip_all = skip;
 }
 
 /* "[    1.234567] " as printed in front of every dmesg line */
@@ -243,6 +263,7 @@ void ktap_parse_line(struct ktap_parser *p, const char *line)
 	char name[KTAP_NAME_MAX], *text;
 	struct ktap_result r;
 	int indent = 0;
+	bool skip;
 	long plan;
 
 	for (; *s == ' ' || *s == '\t'; s++)
@@ -254,8 +275,8 @@ void ktap_parse_line(struct ktap_parser *p, const char *line)
 	if (!strncmp(text, "KTAP version ", 13) ||
 	    !strncmp(text, "TAP version ", 12))
 		start_stream(p, indent);
-	else if (parse_plan(text, &plan))
-		enter_level(p, indent, NULL)->plan = plan;
+	else if (parse_plan(text, &plan, &skip))
+		set_plan(enter_level(p, indent, NULL), plan, skip);
 	else if (parse_result(text, &r))
 		count_result(p, indent, &r);
 	else if (parse_subtest(text, name))

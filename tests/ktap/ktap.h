@@ -33,6 +33,7 @@ typedef void (*ktap_report_fn)(void *ctx, const char *failure);
 struct ktap_level {
 	int indent;
 	long plan;		/* -1 until a "1..N" line is seen */
+	bool skip_all;		/* the plan was "1..0 # SKIP ..." */
 	long nresults;
 	/* a deeper line came since our last result: next one is a parent */
 	bool has_children;

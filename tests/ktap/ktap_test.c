@@ -147,11 +147,33 @@ static void test_truncated_nested_stream_names_subtest(void **state)
 	assert_string_equal(out.fails[1], "plan (expected 1, got 0)");
 }
 
-static void test_empty_plan_is_fine(void **state)
+static void test_skipped_plan_counts_one_skip(void **state)
 {
 	(void)state;
 	parse_text("TAP version 13\n1..0 # SKIP nothing to do\n");
-	assert_counts(0, 0, 0);
+	assert_counts(0, 0, 1);
+}
+
+/* run-suite nests a scenario that found no fatrace under its result. */
+static void test_skipped_program_counts_as_skipped(void **state)
+{
+	(void)state;
+	parse_text("KTAP version 1\n1..2\n"
+		   "    1..0 # SKIP fatrace is not in the guest\n"
+		   "ok 1 fatrace_scenario_test # SKIP\n"
+		   "    TAP version 13\n    1..1\n    ok 1 a\n"
+		   "ok 2 other_test\n");
+	assert_counts(1, 0, 1);
+}
+
+static void test_empty_plan_without_skip_fails(void **state)
+{
+	(void)state;
+	parse_text("KTAP version 1\n1..1\n"
+		   "    TAP version 13\n    1..0\n"
+		   "ok 1 quiet_test\n");
+	assert_counts(0, 1, 0);
+	assert_string_equal(out.fails[0], "quiet_test/plan (1..0: nothing ran)");
 }
 
 static void test_dmesg_timestamps_stripped(void **state)
@@ -268,7 +290,9 @@ int main(void)
 		cmocka_unit_test(test_parameterized_path_has_three_parts),
 		cmocka_unit_test(test_truncated_stream_fails_plan),
 		cmocka_unit_test(test_truncated_nested_stream_names_subtest),
-		cmocka_unit_test(test_empty_plan_is_fine),
+		cmocka_unit_test(test_skipped_plan_counts_one_skip),
+		cmocka_unit_test(test_skipped_program_counts_as_skipped),
+		cmocka_unit_test(test_empty_plan_without_skip_fails),
 		cmocka_unit_test(test_dmesg_timestamps_stripped),
 		cmocka_unit_test(test_kernel_noise_ignored),
 		cmocka_unit_test(test_dash_form),

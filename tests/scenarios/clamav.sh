@@ -15,12 +15,8 @@
 # A second clamonacc passes the event fd to clamd instead (--fdpass);
 # I/O on an event fd raises no events, so clamd asks nothing at all.
 # Prints TAP.
-for prog in clamd clamonacc; do
-	if ! command -v $prog >/dev/null; then
-		echo "1..0 # SKIP $prog is not in the guest"
-		exit 4
-	fi
-done
+. scenario-tap.sh
+need clamd clamonacc
 if ! grep -q '^nobody:' /etc/passwd; then
 	echo "1..0 # SKIP no user nobody for clamd to run as"
 	exit 4
@@ -108,8 +104,6 @@ opens() { cat "$2" >$d/$1.out 2>$d/$1.err; }
 denied() {
 	! opens "$1" "$2" && grep -q 'Operation not permitted' $d/$1.err
 }
-
-. scenario-tap.sh
 
 mkdir -p $d/db $d/run $d/tmp $w
 chown nobody $d/run $d/tmp

@@ -9,10 +9,8 @@
 # plain-fd path; in-tree it may use FID mode, which reports the same
 # letters for these accesses. Records of one process on one file may be
 # merged or not, so letters are compared per process and file. Prints TAP.
-if ! command -v fatrace >/dev/null; then
-	echo "1..0 # SKIP fatrace is not in the guest"
-	exit 4
-fi
+. scenario-tap.sh
+need fatrace
 d=/tmp/fatrace.$$
 w=$d/w
 mkdir -p $w
@@ -81,7 +79,6 @@ table() {
 			print k, o } }' $d/steps - | sort
 }
 
-. scenario-tap.sh
 
 trace fsgate fsgate-run --priority 2500 --timeout 250 --timeout-verdict deny
 table fsgate >$d/fsgate.table

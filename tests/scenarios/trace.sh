@@ -5,11 +5,13 @@
 # commands with the right pids, event letters and paths. Records of one
 # process on one file may be merged or not, depending on when the reader
 # runs, so the letters are compared per process and file. Prints TAP.
+. scenario-tap.sh
 d=/tmp/trace.$$
 mkdir -p $d && echo hello >$d/a
 trace $d >$d.out 2>$d.err &
 tracer=$!
-while ! grep -q watching $d.err 2>/dev/null; do sleep 0.1; done
+wait_for $d.err watching
+ready=$?
 
 sh -c 'echo $$ >'$d'.pid1; exec cat '$d'/a >/dev/null'
 sh -c 'echo more >>'$d'/a; echo $$ >'$d'.pid2'
@@ -24,23 +26,18 @@ letters() {
 			c = substr("RWOXC", i, 1); if (index(s, c)) o = o c }
 		      print o }' $d.out
 }
+# check PIDFILE LETTERS DESCRIPTION
 check() {
-	got=$(letters "$2")
-	if [ "$got" = "$3" ]; then
-		echo "ok $1 $4"
-	else
-		echo "not ok $1 $4: got '$got'"
-		sed 's/^/# /' $d.out
-	fi
+	got=$(letters "$(cat $1)")
+	[ "$got" = "$2" ]
+	result $? "$3 (got '$got')" $d.out
 }
-echo "1..3"
-check 1 "$(cat $d.pid1)" ROC "cat: open, read and close, with its pid"
-check 2 "$(cat $d.pid2)" WOC "appending shell: open, write and close"
+echo "1..4"
+result $ready "the tracer starts watching" $d.err
+check $d.pid1 ROC "cat: open, read and close, with its pid"
+check $d.pid2 WOC "appending shell: open, write and close"
 others=$(awk -v a="$(cat $d.pid1)" -v b="$(cat $d.pid2)" \
 	'$1 != a && $1 != b' $d.out | grep -c .)
-if [ "$others" = 0 ]; then
-	echo "ok 3 no other process and not the tracer itself"
-else
-	echo "not ok 3 no other process and not the tracer itself"
-	sed 's/^/# /' $d.out
-fi
+[ "$others" = 0 ]
+result $? "no other process and not the tracer itself" $d.out
+exit $failed

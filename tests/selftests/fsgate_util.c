@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/fanotify.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsgate_util.h"
@@ -46,4 +50,80 @@ int fsgate_test_groups_of(int pid)
 			n++;
 	fclose(f);
 	return n;
+}
+
+int fsgate_test_own_mounts(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return -1;
+	return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
+int fsgate_test_tmpfs(const char *name, char *dir, size_t len)
+{
+	if (fsgate_test_own_mounts())
+		return -1;
+	snprintf(dir, len, "/tmp/%s.%d", name, getpid());
+	if (mkdir(dir, 0755))
+		return -1;
+	return mount("tmpfs", dir, "tmpfs", 0, NULL);
+}
+
+void fsgate_test_tmpfs_done(const char *dir)
+{
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+}
+
+int fsgate_test_drain(int g, struct fsgate_test_tally *t)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	const struct fanotify_event_metadata *ev;
+	struct fsgate_test_tally unused;
+	ssize_t len;
+	int n = 0;
+
+	if (!t) {
+		memset(&unused, 0, sizeof(unused));
+		t = &unused;
+	}
+	while ((len = read(g, buf, sizeof(buf))) > 0) {
+		for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
+		     ev = FAN_EVENT_NEXT(ev, len)) {
+			n++;
+			t->events++;
+			if (ev->mask & FAN_Q_OVERFLOW)
+				t->overflows++;
+			if (ev->mask & FAN_CLOSE_WRITE)
+				t->close_writes++;
+			if (ev->fd >= 0)
+				close(ev->fd);
+		}
+	}
+	return len < 0 && errno != EAGAIN ? -1 : n;
+}
+
+int fsgate_test_param(const char *name, const char *value, char *old,
+		      size_t len)
+{
+	char path[128];
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (old)
+		n = read(fd, old, len - 1);
+	if (n < 0 || pwrite(fd, value, strlen(value), 0) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (old) {
+		old[n] = '\0';
+		old[strcspn(old, "\n")] = '\0';
+	}
+	close(fd);
+	return 0;
 }

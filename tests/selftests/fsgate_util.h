@@ -15,4 +15,43 @@ int fsgate_test_fdinfo(int fd, const char *key, char *buf, size_t len);
 /* Number of lines of /proc/fsgate/groups whose pid column is @pid. */
 int fsgate_test_groups_of(int pid);
 
+/*
+ * Give the calling process a mount namespace of its own, with every
+ * mount private, so that what a test mounts stays its own.
+ * Return: 0, or -1 with errno set.
+ */
+int fsgate_test_own_mounts(void);
+
+/*
+ * fsgate_test_own_mounts(), then a fresh tmpfs on /tmp/@name.<pid>,
+ * whose path goes to @dir (@len bytes). Return: 0, or -1 with errno set.
+ */
+int fsgate_test_tmpfs(const char *name, char *dir, size_t len);
+
+/* Unmount and remove the directory fsgate_test_tmpfs() made. */
+void fsgate_test_tmpfs_done(const char *dir);
+
+/* What fsgate_test_drain() read. */
+struct fsgate_test_tally {
+	long events;		/* records, overflows included */
+	long close_writes;	/* records with FAN_CLOSE_WRITE */
+	long overflows;		/* FAN_Q_OVERFLOW records */
+};
+
+/*
+ * Read every event waiting on the non-blocking group @g, close their
+ * fds and add them up in @t (which may be NULL).
+ * Return: the number of records read, or -1 if a read failed other than
+ * with EAGAIN.
+ */
+int fsgate_test_drain(int g, struct fsgate_test_tally *t);
+
+/*
+ * Write @value to the module parameter @name; its value before goes to
+ * @old (@len bytes, without the newline) unless @old is NULL.
+ * Return: 0, or -1 with errno set.
+ */
+int fsgate_test_param(const char *name, const char *value, char *old,
+		      size_t len);
+
 #endif /* FSGATE_UTIL_H */

@@ -271,12 +271,19 @@ TEST(a_user_has_at_most_max_groups)
 	}
 	EXPECT_EQ(128, n);
 	EXPECT_EQ(EMFILE, errno);
+	ASSERT_LT(0, n);
+	/* Closing one makes room for one, and for no more. */
+	close(fds[--n]);
+	fds[n] = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+			     FSGATE_PRIORITY_DEFAULT);
+	EXPECT_LE(0, fds[n]);
+	if (fds[n] >= 0)
+		n++;
+	EXPECT_EQ(-1, fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY,
+				  FSGATE_PRIORITY_DEFAULT));
+	EXPECT_EQ(EMFILE, errno);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	/* Closing one makes room for one. */
-	i = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, FSGATE_PRIORITY_DEFAULT);
-	EXPECT_LE(0, i);
-	close(i);
 }
 
 TEST(group_of_a_dead_process_goes_away)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -21,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "fsgate_util.h"
+#include "perm_util.h"
 
 #define ALL_EVENTS FSGATE_NOTIF_EVENTS
 
@@ -109,11 +111,7 @@ FIXTURE(fs) {
 /* Each test gets a fresh tmpfs of its own, in a mount namespace of its own. */
 FIXTURE_SETUP(fs)
 {
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(self->dir, sizeof(self->dir), "/tmp/mark.%d", getpid());
-	ASSERT_EQ(0, mkdir(self->dir, 0755));
-	ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, fsgate_test_tmpfs("mark", self->dir, sizeof(self->dir)));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	snprintf(self->sub, sizeof(self->sub), "%s/sub", self->dir);
 	ASSERT_EQ(0, mkdir(self->sub, 0755));
@@ -126,8 +124,7 @@ FIXTURE_SETUP(fs)
 FIXTURE_TEARDOWN(fs)
 {
 	close(self->g);
-	umount2(self->dir, MNT_DETACH);
-	rmdir(self->dir);
+	fsgate_test_tmpfs_done(self->dir);
 }
 
 TEST_F(fs, inode_mark_reports_open_read_close)
@@ -428,20 +425,6 @@ TEST_F(fs, blocking_rules_poll_and_fionread)
 	EXPECT_EQ(EINVAL, errno);
 }
 
-static int write_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ret = write(fd, value, strlen(value)) < 0 ? -1 : 0;
-	close(fd);
-	return ret;
-}
-
 TEST_F(fs, full_queue_reports_one_overflow)
 {
 	struct fsgate_stats st;
@@ -449,7 +432,7 @@ TEST_F(fs, full_queue_reports_one_overflow)
 	struct seen s;
 	int i, n;
 
-	ASSERT_EQ(0, write_param("max_queued_events", "10"));
+	ASSERT_EQ(0, fsgate_test_param("max_queued_events", "10", NULL, 0));
 	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
 				 FSGATE_MARK_FILESYSTEM, FAN_CLOSE_WRITE,
 				 AT_FDCWD, self->dir));
@@ -458,7 +441,7 @@ TEST_F(fs, full_queue_reports_one_overflow)
 		close(open(path, O_CREAT | O_WRONLY, 0644));
 	}
 	n = drain(self->g, NULL, &s);
-	write_param("max_queued_events", "16384");
+	fsgate_test_param("max_queued_events", "16384", NULL, 0);
 	EXPECT_EQ(11, n);
 	EXPECT_EQ(1, s.overflows);
 	ASSERT_EQ(0, fsgate_stats(self->g, &st));
@@ -519,23 +502,67 @@ TEST_F(fs, unlink_and_umount_free_marks)
 	EXPECT_EQ(0, st.marks);
 }
 
-/* 2000 marks: seconds on a stock kernel, a minute or more on debug. */
+/*
+ * How many of @g's marks are on objects whose fsnotify mask (the union
+ * of every group's marks there, in fdinfo) has @bit; -1 on error.
+ */
+static int marks_reporting(int g, unsigned int bit)
+{
+	char path[64], line[512], *p;
+	unsigned int mask;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, " fsnotify_mask:");
+		if (strncmp(line, "fsgate-mark ", 12) || !p ||
+		    sscanf(p, " fsnotify_mask:%x", &mask) != 1)
+			continue;
+		n += !!(mask & bit);
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * 2000 marks: seconds on a stock kernel, a minute or more on debug. A
+ * second group marks every 100th file for another event: the union
+ * fsgate asks the kernel for on those files loses the first group's
+ * FAN_OPEN once that group is closed, so its marks went with it.
+ */
 TEST_F_TIMEOUT(fs, many_inode_marks_are_freed_with_the_group, 300)
 {
 	struct fsgate_stats st;
 	char path[128];
-	int i, g = group(0);
+	int i, g = group(0), other = group(0);
 
 	ASSERT_LE(0, g);
+	ASSERT_LE(0, other);
 	for (i = 0; i < 2000; i++) {
 		snprintf(path, sizeof(path), "%s/m%d", self->dir, i);
 		ASSERT_LE(0, close(open(path, O_CREAT | O_WRONLY, 0644)));
 		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN,
 					 AT_FDCWD, path));
+		if (i % 100 == 0)
+			ASSERT_EQ(0, fsgate_mark(other, FSGATE_MARK_ADD,
+						 FAN_CLOSE_WRITE, AT_FDCWD,
+						 path));
 	}
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2000, st.marks);
+	EXPECT_EQ(20, marks_reporting(other, FAN_OPEN));
 	EXPECT_EQ(0, close(g));
+	EXPECT_EQ(0, marks_reporting(other, FAN_OPEN));
+	EXPECT_EQ(20, marks_reporting(other, FAN_CLOSE_WRITE));
+	ASSERT_EQ(0, fsgate_stats(other, &st));
+	EXPECT_EQ(20, st.marks);
+	/* What is left: the fixture's group and the other. */
+	EXPECT_EQ(2, fsgate_test_groups_of(getpid()));
+	EXPECT_EQ(0, close(other));
 }
 
 TEST_F(fs, fdinfo_lists_marks)
@@ -624,6 +651,137 @@ TEST_F(fs, relative_path_and_dirfd_mark_the_same_object)
 	ASSERT_EQ(0, drain(self->g, NULL, &s));
 	close(dfd);
 	close(ffd);
+}
+
+TEST_F(fs, max_marks_gives_enospc_unless_unlimited_marks)
+{
+	char path[128], old[32], cur[32];
+	int i, g = group(FSGATE_UNLIMITED_MARKS);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_test_param("max_marks", "3", old, sizeof(old)));
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/l%d", self->dir, i);
+		ASSERT_LE(0, close(open(path, O_CREAT | O_WRONLY, 0644)));
+		errno = 0;
+		EXPECT_EQ(i < 3 ? 0 : -1,
+			  fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN,
+				      AT_FDCWD, path)) TH_LOG("mark %d", i);
+		EXPECT_EQ(i < 3 ? 0 : ENOSPC, errno) TH_LOG("mark %d", i);
+		EXPECT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN,
+					 AT_FDCWD, path)) TH_LOG("mark %d", i);
+	}
+	/* A mark that exists already is changed, not counted again. */
+	snprintf(path, sizeof(path), "%s/l0", self->dir);
+	EXPECT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+				 AT_FDCWD, path));
+	ASSERT_EQ(0, fsgate_test_param("max_marks", old, cur, sizeof(cur)));
+	EXPECT_STREQ("3", cur);
+	close(g);
+}
+
+/* The inode number of @g's (first) inode mark, from its fdinfo. */
+static int mark_inode(int g, unsigned long *ino)
+{
+	char path[64], line[512];
+	int ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (ret && fgets(line, sizeof(line), f))
+		if (sscanf(line, "fsgate-mark inode ino:%lx", ino) == 1)
+			ret = 0;
+	fclose(f);
+	return ret;
+}
+
+TEST_F(fs, dont_follow_marks_the_symlink_not_its_target)
+{
+	int follow = group(0), nofollow = group(0);
+	unsigned long ino = 0;
+	char link[96];
+	struct stat st;
+	struct seen s;
+
+	ASSERT_LE(0, follow);
+	ASSERT_LE(0, nofollow);
+	snprintf(link, sizeof(link), "%s/link", self->dir);
+	ASSERT_EQ(0, symlink(self->file, link));
+	ASSERT_EQ(0, fsgate_mark(follow, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 link));
+	ASSERT_EQ(0, fsgate_mark(nofollow, FSGATE_MARK_ADD |
+				 FSGATE_MARK_DONT_FOLLOW, FAN_OPEN, AT_FDCWD,
+				 link));
+	ASSERT_EQ(0, lstat(link, &st));
+	EXPECT_EQ(0, mark_inode(nofollow, &ino));
+	EXPECT_EQ(st.st_ino, ino);
+	touch_read(link);
+	EXPECT_EQ(1, drain(follow, self->file, &s));
+	EXPECT_EQ(FAN_OPEN, s.mask);
+	EXPECT_EQ(0, drain(nofollow, NULL, &s));
+	close(follow);
+	close(nofollow);
+}
+
+TEST_F(fs, marks_and_stats_need_a_group_fd)
+{
+	struct fsgate_mark m = {
+		.flags = FSGATE_MARK_ADD, .dirfd = AT_FDCWD, .mask = FAN_OPEN,
+		.pathname = (uintptr_t)self->file,
+	};
+	struct fsgate_stats st;
+	int dev = open("/dev/fsgate", O_RDWR | O_CLOEXEC);
+	int file = open(self->file, O_RDONLY | O_CLOEXEC);
+	int fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC, O_RDONLY);
+	int fds[3] = { dev, file, fan }, i;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_LE(0, fds[i]) TH_LOG("fd %d", i);
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fds[i], FSGATE_IOC_MARK, &m)) TH_LOG("fd %d", i);
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("fd %d", i);
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fds[i], FSGATE_IOC_STATS, &st)) TH_LOG("fd %d", i);
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("fd %d", i);
+		close(fds[i]);
+	}
+	EXPECT_EQ(-1, ioctl(fds[0], FSGATE_IOC_MARK, &m));
+	EXPECT_EQ(EBADF, errno);
+}
+
+TEST_F(fs, stats_with_a_bad_pointer_is_efault)
+{
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_STATS, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->g, FSGATE_IOC_STATS, NULL));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(fs, exec_reports_open_exec)
+{
+	char prog[96];
+	struct seen s;
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s/prog", self->dir);
+	write_file(prog, "#!/bin/sh\nexit 0\n");
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD, FAN_OPEN_EXEC,
+				 AT_FDCWD, prog));
+	touch_read(prog);
+	EXPECT_EQ(0, drain(self->g, prog, &s));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(prog, prog, (char *)NULL);
+		_exit(errno);
+	}
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	EXPECT_EQ(1, drain(self->g, prog, &s));
+	EXPECT_EQ(FAN_OPEN_EXEC, s.mask);
+	EXPECT_EQ(pid, s.pid);
 }
 
 TEST_HARNESS_MAIN

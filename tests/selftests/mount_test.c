@@ -23,25 +23,6 @@
 #include "fsgate_util.h"
 #include "perm_util.h"
 
-/* Events waiting on @g (non-blocking), their fds closed. */
-static int count_events(int g)
-{
-	char buf[4096] __attribute__((aligned(8)));
-	const struct fanotify_event_metadata *ev;
-	ssize_t len;
-	int n = 0;
-
-	while ((len = read(g, buf, sizeof(buf))) > 0) {
-		for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
-		     ev = FAN_EVENT_NEXT(ev, len)) {
-			if (ev->fd >= 0)
-				close(ev->fd);
-			n++;
-		}
-	}
-	return n;
-}
-
 static void open_close(const char *path)
 {
 	int fd = open(path, O_RDONLY);
@@ -69,13 +50,9 @@ FIXTURE(bind) {
 /* A tmpfs, and a bind mount of it, in a mount namespace of the test's own. */
 FIXTURE_SETUP(bind)
 {
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(self->orig, sizeof(self->orig), "/tmp/orig.%d", getpid());
+	ASSERT_EQ(0, fsgate_test_tmpfs("orig", self->orig, sizeof(self->orig)));
 	snprintf(self->bind, sizeof(self->bind), "/tmp/bind.%d", getpid());
-	ASSERT_EQ(0, mkdir(self->orig, 0755));
 	ASSERT_EQ(0, mkdir(self->bind, 0755));
-	ASSERT_EQ(0, mount("tmpfs", self->orig, "tmpfs", 0, NULL));
 	ASSERT_EQ(0, mount(self->orig, self->bind, NULL, MS_BIND, NULL));
 	snprintf(self->file, sizeof(self->file), "%s/f", self->orig);
 	snprintf(self->bfile, sizeof(self->bfile), "%s/f", self->bind);
@@ -85,9 +62,8 @@ FIXTURE_SETUP(bind)
 FIXTURE_TEARDOWN(bind)
 {
 	umount2(self->bind, MNT_DETACH);
-	umount2(self->orig, MNT_DETACH);
 	rmdir(self->bind);
-	rmdir(self->orig);
+	fsgate_test_tmpfs_done(self->orig);
 }
 
 TEST_F(bind, mount_mark_sees_only_its_own_mount)
@@ -97,9 +73,9 @@ TEST_F(bind, mount_mark_sees_only_its_own_mount)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, mark(g, FSGATE_MARK_MOUNT, self->bind));
 	open_close(self->file);
-	EXPECT_EQ(0, count_events(g));
+	EXPECT_EQ(0, fsgate_test_drain(g, NULL));
 	open_close(self->bfile);
-	EXPECT_EQ(1, count_events(g));
+	EXPECT_EQ(1, fsgate_test_drain(g, NULL));
 	close(g);
 }
 
@@ -113,8 +89,8 @@ TEST_F(bind, filesystem_and_inode_marks_see_every_mount)
 	ASSERT_EQ(0, mark(ino, FSGATE_MARK_INODE, self->bfile));
 	open_close(self->file);
 	open_close(self->bfile);
-	EXPECT_EQ(2, count_events(fs));
-	EXPECT_EQ(2, count_events(ino));
+	EXPECT_EQ(2, fsgate_test_drain(fs, NULL));
+	EXPECT_EQ(2, fsgate_test_drain(ino, NULL));
 	close(fs);
 	close(ino);
 }
@@ -141,7 +117,7 @@ TEST_F(bind, mount_and_filesystem_marks_of_one_group_are_apart)
 				  FAN_OPEN, AT_FDCWD, self->bind));
 	EXPECT_EQ(ENOENT, errno);
 	open_close(self->bfile);
-	EXPECT_EQ(1, count_events(g));
+	EXPECT_EQ(1, fsgate_test_drain(g, NULL));
 	close(g);
 }
 
@@ -165,12 +141,12 @@ TEST_F(bind, a_mount_marks_ignore_mask_goes_with_writes_through_it)
 	/* Written through the other mount: the ignore mask stays. */
 	append_to(self->file);
 	open_close(self->bfile);
-	EXPECT_EQ(0, count_events(g));
+	EXPECT_EQ(0, fsgate_test_drain(g, NULL));
 	/* Written through this one: it goes. */
 	append_to(self->bfile);
-	count_events(g);
+	fsgate_test_drain(g, NULL);
 	open_close(self->bfile);
-	EXPECT_EQ(1, count_events(g));
+	EXPECT_EQ(1, fsgate_test_drain(g, NULL));
 	close(g);
 }
 
@@ -183,7 +159,7 @@ TEST_F(bind, removed_mount_mark_stops_its_events)
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_REMOVE | FSGATE_MARK_MOUNT,
 				 FAN_OPEN, AT_FDCWD, self->bind));
 	open_close(self->bfile);
-	EXPECT_EQ(0, count_events(g));
+	EXPECT_EQ(0, fsgate_test_drain(g, NULL));
 	close(g);
 }
 
@@ -257,8 +233,7 @@ FIXTURE_SETUP(ext4)
 {
 	char cmd[256];
 
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, fsgate_test_own_mounts());
 	snprintf(self->img, sizeof(self->img), "/tmp/ext4.%d.img", getpid());
 	snprintf(self->m1, sizeof(self->m1), "/tmp/ext4a.%d", getpid());
 	snprintf(self->m2, sizeof(self->m2), "/tmp/ext4b.%d", getpid());
@@ -304,9 +279,9 @@ TEST_F(ext4, two_mounts_are_one_filesystem_and_two_mounts)
 	ASSERT_EQ(0, mark(ino, FSGATE_MARK_INODE, self->f2));
 	open_close(self->f1);
 	open_close(self->f2);
-	EXPECT_EQ(1, count_events(mnt));
-	EXPECT_EQ(2, count_events(fs));
-	EXPECT_EQ(2, count_events(ino));
+	EXPECT_EQ(1, fsgate_test_drain(mnt, NULL));
+	EXPECT_EQ(2, fsgate_test_drain(fs, NULL));
+	EXPECT_EQ(2, fsgate_test_drain(ino, NULL));
 	close(mnt);
 	close(fs);
 	close(ino);

@@ -224,11 +224,7 @@ FIXTURE_SETUP(chain)
 	char path[128], c;
 	int ready[2], i;
 
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(dir, sizeof(dir), "/tmp/pstress.%d", getpid());
-	ASSERT_EQ(0, mkdir(dir, 0755));
-	ASSERT_EQ(0, mount("tmpfs", dir, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, fsgate_test_tmpfs("pstress", dir, sizeof(dir)));
 	for (i = 0; i < FILES; i++) {
 		file_name(path, sizeof(path), i);
 		ASSERT_LE(0, close(open(path, O_CREAT | O_WRONLY, 0644)));
@@ -252,8 +248,7 @@ FIXTURE_TEARDOWN(chain)
 	for (i = 0; i < 3; i++)
 		if (self->daemon[i] > 0)
 			kill(self->daemon[i], SIGKILL);
-	umount2(dir, MNT_DETACH);
-	rmdir(dir);
+	fsgate_test_tmpfs_done(dir);
 }
 
 TEST_F_TIMEOUT(chain, every_access_is_accounted_for_at_every_tier, 600)

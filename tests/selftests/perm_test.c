@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -29,31 +30,10 @@
 #define WAIT_MS 5000	/* for events that must come */
 #define NONE_MS 300	/* for events that must not */
 
-static int perm_mark(int g, uint64_t mask, const char *path)
-{
-	return fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM, mask,
-			   AT_FDCWD, path);
-}
-
-static int content_group(unsigned int priority)
-{
-	return perm_group(FSGATE_CLASS_CONTENT, priority, FSGATE_TIMEOUT_NONE,
-			  FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
-}
-
 static int notif_group_for_write(void)
 {
 	return fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
 			   FSGATE_PRIORITY_DEFAULT);
-}
-
-static void write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
-
-	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		perror(path);
-	close(fd);
 }
 
 static void append_to(const char *path)
@@ -65,15 +45,6 @@ static void append_to(const char *path)
 	close(fd);
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 +
-	       (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 FIXTURE(perm) {
 	char dir[64];
 	char file[80];
@@ -82,19 +53,14 @@ FIXTURE(perm) {
 /* Each test gets a tmpfs of its own, in a mount namespace of its own. */
 FIXTURE_SETUP(perm)
 {
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(self->dir, sizeof(self->dir), "/tmp/perm.%d", getpid());
-	ASSERT_EQ(0, mkdir(self->dir, 0755));
-	ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, fsgate_test_tmpfs("perm", self->dir, sizeof(self->dir)));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	write_file(self->file, "content\n");
 }
 
 FIXTURE_TEARDOWN(perm)
 {
-	umount2(self->dir, MNT_DETACH);
-	rmdir(self->dir);
+	fsgate_test_tmpfs_done(self->dir);
 }
 
 /* Answer whichever of @g has an event, allowing; its index, or -1. */
@@ -315,7 +281,7 @@ TEST_F(perm, answers_out_of_order_reach_their_own_access)
 {
 	struct fanotify_event_metadata ev[8];
 	char path[8][96], link[64], got[128];
-	int g = content_group(2000), i, j, done = 0;
+	int g = content_group(2000), i, j, answered = 0, seen = 0;
 	pid_t pid[8];
 	ssize_t n;
 
@@ -336,13 +302,18 @@ TEST_F(perm, answers_out_of_order_reach_their_own_access)
 		ASSERT_LT(0, n);
 		got[n] = '\0';
 		j = got[n - 1] - '0';
-		answer(g, ev[i].fd, j % 2 ? FSGATE_DENY : FSGATE_ALLOW);
+		ASSERT_TRUE(j >= 0 && j < 8) TH_LOG("event for %s", got);
+		/* Each file's event comes once. */
+		EXPECT_FALSE(seen & 1 << j) TH_LOG("file %d twice", j);
+		seen |= 1 << j;
+		if (answer(g, ev[i].fd, j % 2 ? FSGATE_DENY : FSGATE_ALLOW) ==
+		    sizeof(struct fanotify_response))
+			answered++;
 	}
-	for (i = 0; i < 8; i++) {
+	EXPECT_EQ(8, answered);
+	EXPECT_EQ(0xff, seen);
+	for (i = 0; i < 8; i++)
 		EXPECT_EQ(i % 2 ? EPERM : 0, reap(pid[i])) TH_LOG("file %d", i);
-		done++;
-	}
-	EXPECT_EQ(8, done);
 	close(g);
 }
 
@@ -454,8 +425,10 @@ TEST_F(perm, timeouts_apply_the_timeout_verdict)
 
 TEST_F(perm, sigkill_ends_a_wait_without_bound)
 {
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
 	struct timespec t0;
-	int g = content_group(2000);
+	int g = content_group(2000), n = -1;
 	pid_t pid;
 
 	ASSERT_LE(0, g);
@@ -466,6 +439,15 @@ TEST_F(perm, sigkill_ends_a_wait_without_bound)
 	kill(pid, SIGKILL);
 	EXPECT_EQ(-1, reap(pid));
 	EXPECT_GT(2000, ms_since(&t0));
+	/* Counted as cancelled, and its unread event left the queue. */
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.asked);
+	EXPECT_EQ(1, st.cancelled);
+	EXPECT_EQ(0, st.pending);
+	EXPECT_EQ(0, st.queued);
+	EXPECT_EQ(0, ioctl(g, FIONREAD, &n));
+	EXPECT_EQ(0, n);
+	EXPECT_NE(0, next_event(g, NONE_MS, &ev));
 	close(g);
 }
 
@@ -481,7 +463,7 @@ TEST_F(perm, the_pending_limit_applies_the_timeout_verdict_at_once)
 	pid_t first;
 	int g;
 
-	ASSERT_EQ(0, set_param("max_pending_events", "1", old, sizeof(old)));
+	ASSERT_EQ(0, fsgate_test_param("max_pending_events", "1", old, sizeof(old)));
 	for (i = 0; i < 2; i++) {
 		g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE,
 			       cases[i].verdict, FSGATE_VERDICT_DEFAULT);
@@ -498,7 +480,7 @@ TEST_F(perm, the_pending_limit_applies_the_timeout_verdict_at_once)
 		close(g);
 		EXPECT_EQ(0, reap(first));
 	}
-	ASSERT_EQ(0, set_param("max_pending_events", old, cur, sizeof(cur)));
+	ASSERT_EQ(0, fsgate_test_param("max_pending_events", old, cur, sizeof(cur)));
 	EXPECT_STREQ("1", cur);
 }
 
@@ -788,14 +770,17 @@ static int answer_first(struct __test_metadata *_metadata, int g, int fan,
 				continue;
 			EXPECT_EQ(0, next_event(fds[i], 0, &ev));
 			*fsgate_first = i == 0;
-			answer(fds[i], ev.fd, first);
 			/* One after the other, never both at once. */
+			EXPECT_FALSE(readable(fds[!i], NONE_MS));
+			EXPECT_EQ(sizeof(struct fanotify_response),
+				  answer(fds[i], ev.fd, first));
 			if (first == FAN_DENY) {
 				EXPECT_FALSE(readable(fds[!i], NONE_MS));
 				return 0;
 			}
 			EXPECT_EQ(0, next_event(fds[!i], WAIT_MS, &ev));
-			answer(fds[!i], ev.fd, FAN_ALLOW);
+			EXPECT_EQ(sizeof(struct fanotify_response),
+				  answer(fds[!i], ev.fd, FAN_ALLOW));
 			return 0;
 		}
 		usleep(10000);

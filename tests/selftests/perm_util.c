@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fsgate.h>
@@ -94,25 +95,34 @@ int answer(int g, int fd, uint32_t response)
 	return ret;
 }
 
-int set_param(const char *name, const char *s, char *old, size_t len)
+int content_group(unsigned int priority)
 {
-	char path[128];
-	ssize_t n;
-	int fd;
+	return perm_group(FSGATE_CLASS_CONTENT, priority, FSGATE_TIMEOUT_NONE,
+			  FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+}
 
-	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, old, len - 1);
-	if (n < 0 || pwrite(fd, s, strlen(s), 0) < 0) {
-		close(fd);
-		return -1;
-	}
-	old[n] = '\0';
-	old[strcspn(old, "\n")] = '\0';
+int perm_mark(int g, uint64_t mask, const char *path)
+{
+	return fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM, mask,
+			   AT_FDCWD, path);
+}
+
+void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		perror(path);
 	close(fd);
-	return 0;
+}
+
+long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
 int hsm_group(unsigned int priority)

@@ -8,12 +8,25 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include <linux/fanotify.h>
 
 /* A permission group with read-only event fds: class, priority, timeout
  * and verdict policies. */
 int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_ms,
 	       unsigned int timeout_verdict, unsigned int orphan_verdict);
+
+/* A content group at @priority that waits for its answers without bound. */
+int content_group(unsigned int priority);
+
+/* Add a filesystem mark for @mask on the filesystem of @path. */
+int perm_mark(int g, uint64_t mask, const char *path);
+
+/* Make @path (mode 0755) hold @s. */
+void write_file(const char *path, const char *s);
+
+/* Milliseconds since @t0 (CLOCK_MONOTONIC). */
+long ms_since(const struct timespec *t0);
 
 /* A pre-content group whose event fds are writable, as an HSM needs. */
 int hsm_group(unsigned int priority);
@@ -37,8 +50,5 @@ int answer(int g, int fd, uint32_t response);
 
 /* Whether @g has an event to read within @timeout_ms. */
 int readable(int g, int timeout_ms);
-
-/* Write @s to module parameter @name; return the old value in @old. */
-int set_param(const char *name, const char *s, char *old, size_t len);
 
 #endif /* PERM_UTIL_H */

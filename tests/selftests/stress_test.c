@@ -49,43 +49,47 @@ static void worker(int w)
 	_exit(0);
 }
 
+/*
+ * What the churn thread did: every operation must either work or, for
+ * an add of a file a worker has not made yet, fail with ENOENT.
+ */
+struct churn {
+	int g;
+	long adds, removes, flushes, absent, bad;
+};
+
 static void *churn_marks(void *arg)
 {
-	int g = *(int *)arg, i = 0;
+	struct churn *c = arg;
 	char path[128];
+	int i = 0;
 
 	while (!atomic_load(&stop)) {
 		file_name(path, sizeof(path), i % WORKERS, i);
-		fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD, path);
-		if (i % 3 == 0)
-			fsgate_mark(g, FSGATE_MARK_REMOVE, FAN_OPEN, AT_FDCWD,
-				    path);
-		if (i % 97 == 0)
-			fsgate_mark(g, FSGATE_MARK_FLUSH, 0, AT_FDCWD, NULL);
+		if (!fsgate_mark(c->g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 path)) {
+			c->adds++;
+			if (i % 3 == 0 &&
+			    fsgate_mark(c->g, FSGATE_MARK_REMOVE, FAN_OPEN,
+					AT_FDCWD, path) == 0)
+				c->removes++;
+			else if (i % 3 == 0)
+				c->bad++;
+		} else if (errno == ENOENT) {
+			c->absent++;
+		} else {
+			c->bad++;
+		}
+		if (i % 97 == 0) {
+			if (fsgate_mark(c->g, FSGATE_MARK_FLUSH, 0, AT_FDCWD,
+					NULL))
+				c->bad++;
+			else
+				c->flushes++;
+		}
 		i++;
 	}
 	return NULL;
-}
-
-/* Count close-write records; close every event fd. */
-static int count_events(int g, long *closes, long *overflows)
-{
-	char buf[8192] __attribute__((aligned(8)));
-	const struct fanotify_event_metadata *ev;
-	ssize_t len = read(g, buf, sizeof(buf));
-
-	if (len < 0)
-		return errno == EAGAIN ? 0 : -1;
-	for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
-	     ev = FAN_EVENT_NEXT(ev, len)) {
-		if (ev->mask & FAN_Q_OVERFLOW)
-			(*overflows)++;
-		if (ev->mask & FAN_CLOSE_WRITE)
-			(*closes)++;
-		if (ev->fd >= 0)
-			close(ev->fd);
-	}
-	return 1;
 }
 
 FIXTURE(tmp) {
@@ -94,24 +98,20 @@ FIXTURE(tmp) {
 
 FIXTURE_SETUP(tmp)
 {
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(dir, sizeof(dir), "/tmp/stress.%d", getpid());
-	ASSERT_EQ(0, mkdir(dir, 0755));
-	ASSERT_EQ(0, mount("tmpfs", dir, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, fsgate_test_tmpfs("stress", dir, sizeof(dir)));
 }
 
 FIXTURE_TEARDOWN(tmp)
 {
-	umount2(dir, MNT_DETACH);
-	rmdir(dir);
+	fsgate_test_tmpfs_done(dir);
 }
 
 /* The debug kernel under TCG is slow: allow minutes, not seconds. */
 TEST_F_TIMEOUT(tmp, every_close_is_reported_while_marks_churn, 600)
 {
-	int g, marks, status, w, running = WORKERS;
-	long closes = 0, overflows = 0;
+	struct fsgate_test_tally t = { 0 }, churned = { 0 };
+	int g, status, w, running = WORKERS;
+	struct churn c = { 0 };
 	struct pollfd p;
 	pthread_t churn;
 	pid_t pids[WORKERS];
@@ -122,10 +122,10 @@ TEST_F_TIMEOUT(tmp, every_close_is_reported_while_marks_churn, 600)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 				 FAN_CLOSE_WRITE, AT_FDCWD, dir));
-	marks = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
-			    FSGATE_PRIORITY_DEFAULT);
-	ASSERT_LE(0, marks);
-	ASSERT_EQ(0, pthread_create(&churn, NULL, churn_marks, &marks));
+	c.g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			  FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, c.g);
+	ASSERT_EQ(0, pthread_create(&churn, NULL, churn_marks, &c));
 
 	for (w = 0; w < WORKERS; w++) {
 		pids[w] = fork();
@@ -136,22 +136,27 @@ TEST_F_TIMEOUT(tmp, every_close_is_reported_while_marks_churn, 600)
 	p = (struct pollfd){ .fd = g, .events = POLLIN };
 	while (running) {
 		poll(&p, 1, 100);
-		ASSERT_LE(0, count_events(g, &closes, &overflows));
+		ASSERT_LE(0, fsgate_test_drain(g, &t));
 		while (waitpid(-1, &status, WNOHANG) > 0) {
 			EXPECT_EQ(0, WEXITSTATUS(status));
 			running--;
 		}
 	}
-	while (count_events(g, &closes, &overflows) > 0)
-		;
+	ASSERT_LE(0, fsgate_test_drain(g, &t));
 	atomic_store(&stop, true);
 	pthread_join(churn, NULL);
-	EXPECT_EQ(0, overflows);
-	EXPECT_EQ(OPS, closes);
+	EXPECT_EQ(0, t.overflows);
+	EXPECT_EQ(OPS, t.close_writes);
+	/* The churn happened: marks were added, removed and flushed. */
+	EXPECT_EQ(0, c.bad);
+	EXPECT_LT(0, c.adds);
+	EXPECT_LT(0, c.removes);
+	EXPECT_LT(0, c.flushes);
+	TH_LOG("churn: %ld adds, %ld removes, %ld flushes, %ld not there yet",
+	       c.adds, c.removes, c.flushes, c.absent);
 	/* Drain what the churned marks reported, then close with marks. */
-	while (count_events(marks, &closes, &overflows) > 0)
-		;
-	EXPECT_EQ(0, close(marks));
+	EXPECT_LE(0, fsgate_test_drain(c.g, &churned));
+	EXPECT_EQ(0, close(c.g));
 	EXPECT_EQ(0, close(g));
 }
 

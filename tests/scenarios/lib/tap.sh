@@ -13,6 +13,34 @@ result() {
 	else
 		echo "not ok $n $2"
 		failed=1
-		[ -z "$3" ] || sed 's/^/# /' "$3"
+		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
 	fi
+}
+
+# wait_for FILE TEXT: until FILE holds TEXT, 10 s at most; 1 if it never
+# does.
+wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 100 ] || return 1
+		sleep 0.1
+	done
+}
+
+# need PROGRAM...: the real programs a scenario runs. A missing one ends
+# the scenario as a skip ("1..0 # SKIP", exit 4), counted as skipped; when
+# FSGATE_REQUIRE_PROGS=1 (tests/check sets it in CI and once `make deps`
+# ran, which installs them) it ends it as a failure instead.
+need() {
+	for prog; do
+		command -v "$prog" >/dev/null && continue
+		if [ "${FSGATE_REQUIRE_PROGS:-0}" = 1 ]; then
+			echo "1..1"
+			echo "not ok 1 $prog is in the guest (make deps installs it)"
+			exit 1
+		fi
+		echo "1..0 # SKIP $prog is not in the guest"
+		exit 4
+	done
 }

@@ -9,7 +9,7 @@
 #include <sys/fanotify.h>
 #include <unistd.h>
 
-#include "compat.h"
+#include "preload.h"
 
 typedef int init_fn(unsigned int flags, unsigned int event_f_flags);
 typedef int mark_fn(int fd, unsigned int flags, uint64_t mask, int dirfd,
@@ -25,7 +25,7 @@ static bool module_missing(int err)
 
 static int next_init(unsigned int flags, unsigned int event_f_flags)
 {
-	init_fn *fn = (init_fn *)compat_next("fanotify_init");
+	init_fn *fn = (init_fn *)preload_next("fanotify_init");
 
 	if (!fn) {
 		errno = ENOSYS;
@@ -37,7 +37,7 @@ static int next_init(unsigned int flags, unsigned int event_f_flags)
 static int next_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
 		     const char *pathname)
 {
-	mark_fn *fn = (mark_fn *)compat_next("fanotify_mark");
+	mark_fn *fn = (mark_fn *)preload_next("fanotify_mark");
 
 	if (!fn) {
 		errno = ENOSYS;
@@ -47,31 +47,31 @@ static int next_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
 }
 
 /* Without fsgate, FSGATE_FALLBACK=1 makes the layer step aside entirely. */
-static int without_fsgate(const struct compat_env *env, unsigned int flags,
+static int without_fsgate(const struct preload_env *env, unsigned int flags,
 			  unsigned int event_f_flags)
 {
 	if (env->fallback)
 		return next_init(flags, event_f_flags);
-	compat_warn(&warned_missing, "fsgate.ko is not loaded (no "
+	preload_warn(&warned_missing, "fsgate.ko is not loaded (no "
 		    FSGATE_DEVICE "); FSGATE_FALLBACK=1 uses in-tree fanotify");
 	errno = ENODEV;
 	return -1;
 }
 
-int compat_fanotify_init(unsigned int flags, unsigned int event_f_flags)
+int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 {
 	struct fsgate_init init;
-	struct compat_env env;
+	struct preload_env env;
 	const char *bad;
 	int fd;
 
-	bad = compat_env_read(&env);
+	bad = preload_env_read(&env);
 	if (bad) {
-		compat_warn(&warned_env, bad);
+		preload_warn(&warned_env, bad);
 		errno = EINVAL;
 		return -1;
 	}
-	if (!compat_init_args(flags, event_f_flags, &env, &init)) {
+	if (!preload_init_args(flags, event_f_flags, &env, &init)) {
 		if (env.fallback && access(FSGATE_DEVICE, F_OK))
 			return next_init(flags, event_f_flags);
 		errno = EINVAL;
@@ -102,12 +102,12 @@ static bool is_group(int fd)
 	return fsgate_stats(fd, &stats) == 0;
 }
 
-int compat_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
+int preload_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 			 int dirfd, const char *pathname)
 {
 	if (!is_group(fd))
 		return next_mark(fd, flags, mask, dirfd, pathname);
-	if (!compat_mark_flags_ok(flags)) {
+	if (!preload_mark_flags_ok(flags)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -116,11 +116,11 @@ int compat_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 
 int fanotify_init(unsigned int flags, unsigned int event_f_flags)
 {
-	return compat_fanotify_init(flags, event_f_flags);
+	return preload_fanotify_init(flags, event_f_flags);
 }
 
 int fanotify_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
 		  const char *pathname)
 {
-	return compat_fanotify_mark(fd, flags, mask, dirfd, pathname);
+	return preload_fanotify_mark(fd, flags, mask, dirfd, pathname);
 }

@@ -17,7 +17,7 @@
 #include <sys/fanotify.h>
 #include <cmocka.h>
 
-#include "compat.h"
+#include "preload.h"
 
 #define GROUP 40
 #define FANOTIFY_FD 41
@@ -74,17 +74,17 @@ static int next_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 	return 0;
 }
 
-void *compat_next(const char *name)
+void *preload_next(const char *name)
 {
 	if (!strcmp(name, "fanotify_init"))
 		return (void *)next_fanotify_init;
 	if (!strcmp(name, "fanotify_mark"))
 		return (void *)next_fanotify_mark;
-	fail_msg("unexpected compat_next(%s)", name);
+	fail_msg("unexpected preload_next(%s)", name);
 	return NULL;
 }
 
-void compat_warn(int *once, const char *msg)
+void preload_warn(int *once, const char *msg)
 {
 	(void)once;
 	warnings++;
@@ -309,5 +309,5 @@ int main(void)
 		cmocka_unit_test_setup(marks_on_other_fds_go_to_libc, setup),
 	};
 
-	return cmocka_run_group_tests_name("compat_fanotify", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("preload_fanotify", tests, NULL, NULL);
 }

@@ -1,39 +1,25 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The variables that configure the groups the layer makes. Values are
- * parsed strictly: a typo must not quietly give a scanner the default
- * priority or a fail-open timeout.
+ * parsed strictly, by the parser the examples share (common/parse.c): a
+ * typo must not quietly give a scanner the default priority or a
+ * fail-open timeout.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compat.h"
+#include "parse.h"
+#include "preload.h"
 
-/* A decimal number no larger than @max, digits only. */
-static int parse_number(const char *s, unsigned long max, uint32_t *out)
-{
-	unsigned long n;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || *end || n > max)
-		return -1;
-	*out = n;
-	return 0;
-}
-
-int compat_parse_priority(const char *s, uint32_t *out)
+int preload_parse_priority(const char *s, uint32_t *out)
 {
 	return parse_number(s, FSGATE_PRIORITY_MAX, out);
 }
 
 /* Milliseconds, 0 for the module's default, or "none" for no bound. */
-int compat_parse_timeout(const char *s, uint32_t *out)
+int preload_parse_timeout(const char *s, uint32_t *out)
 {
 	if (s && !strcmp(s, "none")) {
 		*out = FSGATE_TIMEOUT_NONE;
@@ -42,18 +28,12 @@ int compat_parse_timeout(const char *s, uint32_t *out)
 	return parse_number(s, FSGATE_TIMEOUT_NONE - 1, out);
 }
 
-int compat_parse_verdict(const char *s, uint32_t *out)
+int preload_parse_verdict(const char *s, uint32_t *out)
 {
-	if (s && !strcmp(s, "allow"))
-		*out = FSGATE_VERDICT_ALLOW;
-	else if (s && !strcmp(s, "deny"))
-		*out = FSGATE_VERDICT_DENY;
-	else
-		return -1;
-	return 0;
+	return parse_verdict(s, out);
 }
 
-int compat_parse_fallback(const char *s, bool *out)
+int preload_parse_fallback(const char *s, bool *out)
 {
 	if (!s || (strcmp(s, "0") && strcmp(s, "1")))
 		return -1;
@@ -61,30 +41,30 @@ int compat_parse_fallback(const char *s, bool *out)
 	return 0;
 }
 
-static int set_priority(const char *s, struct compat_env *env)
+static int set_priority(const char *s, struct preload_env *env)
 {
-	return compat_parse_priority(s, &env->priority);
+	return preload_parse_priority(s, &env->priority);
 }
 
-static int set_timeout(const char *s, struct compat_env *env)
+static int set_timeout(const char *s, struct preload_env *env)
 {
-	return compat_parse_timeout(s, &env->timeout_ms);
+	return preload_parse_timeout(s, &env->timeout_ms);
 }
 
-static int set_verdict(const char *s, struct compat_env *env)
+static int set_verdict(const char *s, struct preload_env *env)
 {
-	return compat_parse_verdict(s, &env->timeout_verdict);
+	return preload_parse_verdict(s, &env->timeout_verdict);
 }
 
-static int set_fallback(const char *s, struct compat_env *env)
+static int set_fallback(const char *s, struct preload_env *env)
 {
-	return compat_parse_fallback(s, &env->fallback);
+	return preload_parse_fallback(s, &env->fallback);
 }
 
 static const struct variable {
 	const char *name;
 	const char *want;
-	int (*set)(const char *s, struct compat_env *env);
+	int (*set)(const char *s, struct preload_env *env);
 } variables[] = {
 	{ "FSGATE_PRIORITY", "a priority from 0 to 65535", set_priority },
 	{ "FSGATE_TIMEOUT_MS", "milliseconds or \"none\"", set_timeout },
@@ -92,13 +72,13 @@ static const struct variable {
 	{ "FSGATE_FALLBACK", "0 or 1", set_fallback },
 };
 
-const char *compat_env_read(struct compat_env *env)
+const char *preload_env_read(struct preload_env *env)
 {
 	static _Thread_local char msg[160];
 	const struct variable *var;
 	const char *v;
 
-	*env = (struct compat_env){
+	*env = (struct preload_env){
 		.priority = FSGATE_PRIORITY_DEFAULT,
 		.timeout_ms = FSGATE_TIMEOUT_DEFAULT,
 		.timeout_verdict = FSGATE_VERDICT_DEFAULT,

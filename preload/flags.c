@@ -7,7 +7,7 @@
  * is what a kernel without the flag says, so that programs take the
  * fallback they already have for older kernels.
  */
-#include "compat.h"
+#include "preload.h"
 
 #define SERVED_INIT_FLAGS (FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 			   FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
@@ -24,8 +24,8 @@ _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 _Static_assert(!(SERVED_INIT_FLAGS & FSGATE_EXCLUDE_SELF),
 	       "fanotify has no EXCLUDE_SELF");
 
-bool compat_init_args(unsigned int flags, unsigned int event_f_flags,
-		      const struct compat_env *env, struct fsgate_init *init)
+bool preload_init_args(unsigned int flags, unsigned int event_f_flags,
+		      const struct preload_env *env, struct fsgate_init *init)
 {
 	if (flags & ~SERVED_INIT_FLAGS)
 		return false;
@@ -43,7 +43,7 @@ bool compat_init_args(unsigned int flags, unsigned int event_f_flags,
 }
 
 /* FSGATE_MARK_FLAGS are fanotify's FAN_MARK_* values, mount marks included. */
-bool compat_mark_flags_ok(unsigned int flags)
+bool preload_mark_flags_ok(unsigned int flags)
 {
 	return !(flags & ~FSGATE_MARK_FLAGS);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "compat.h"
+#include "preload.h"
 
 static const char *const names[] = {
 	"FSGATE_PRIORITY", "FSGATE_TIMEOUT_MS", "FSGATE_TIMEOUT_VERDICT",
@@ -30,16 +30,16 @@ static void priority_is_0_to_65535(void **state)
 	uint32_t p = 7;
 
 	(void)state;
-	assert_int_equal(compat_parse_priority("0", &p), 0);
+	assert_int_equal(preload_parse_priority("0", &p), 0);
 	assert_int_equal(p, 0);
-	assert_int_equal(compat_parse_priority("65535", &p), 0);
+	assert_int_equal(preload_parse_priority("65535", &p), 0);
 	assert_int_equal(p, 65535);
-	assert_int_equal(compat_parse_priority("65536", &p), -1);
-	assert_int_equal(compat_parse_priority("-1", &p), -1);
-	assert_int_equal(compat_parse_priority(" 5", &p), -1);
-	assert_int_equal(compat_parse_priority("5x", &p), -1);
-	assert_int_equal(compat_parse_priority("", &p), -1);
-	assert_int_equal(compat_parse_priority("99999999999999999999", &p), -1);
+	assert_int_equal(preload_parse_priority("65536", &p), -1);
+	assert_int_equal(preload_parse_priority("-1", &p), -1);
+	assert_int_equal(preload_parse_priority(" 5", &p), -1);
+	assert_int_equal(preload_parse_priority("5x", &p), -1);
+	assert_int_equal(preload_parse_priority("", &p), -1);
+	assert_int_equal(preload_parse_priority("99999999999999999999", &p), -1);
 	assert_int_equal(p, 65535);
 }
 
@@ -48,14 +48,14 @@ static void timeout_is_milliseconds_or_none(void **state)
 	uint32_t t = 7;
 
 	(void)state;
-	assert_int_equal(compat_parse_timeout("250", &t), 0);
+	assert_int_equal(preload_parse_timeout("250", &t), 0);
 	assert_int_equal(t, 250);
-	assert_int_equal(compat_parse_timeout("none", &t), 0);
+	assert_int_equal(preload_parse_timeout("none", &t), 0);
 	assert_int_equal(t, FSGATE_TIMEOUT_NONE);
 	/* The bound's own value is spelt "none", never as a number. */
-	assert_int_equal(compat_parse_timeout("4294967295", &t), -1);
-	assert_int_equal(compat_parse_timeout("4294967294", &t), 0);
-	assert_int_equal(compat_parse_timeout("never", &t), -1);
+	assert_int_equal(preload_parse_timeout("4294967295", &t), -1);
+	assert_int_equal(preload_parse_timeout("4294967294", &t), 0);
+	assert_int_equal(preload_parse_timeout("never", &t), -1);
 }
 
 static void verdict_is_allow_or_deny(void **state)
@@ -63,20 +63,20 @@ static void verdict_is_allow_or_deny(void **state)
 	uint32_t v = 7;
 
 	(void)state;
-	assert_int_equal(compat_parse_verdict("allow", &v), 0);
+	assert_int_equal(preload_parse_verdict("allow", &v), 0);
 	assert_int_equal(v, FSGATE_VERDICT_ALLOW);
-	assert_int_equal(compat_parse_verdict("deny", &v), 0);
+	assert_int_equal(preload_parse_verdict("deny", &v), 0);
 	assert_int_equal(v, FSGATE_VERDICT_DENY);
-	assert_int_equal(compat_parse_verdict("DENY", &v), -1);
-	assert_int_equal(compat_parse_verdict("", &v), -1);
+	assert_int_equal(preload_parse_verdict("DENY", &v), -1);
+	assert_int_equal(preload_parse_verdict("", &v), -1);
 }
 
 static void unset_variables_give_defaults(void **state)
 {
-	struct compat_env env;
+	struct preload_env env;
 
 	(void)state;
-	assert_null(compat_env_read(&env));
+	assert_null(preload_env_read(&env));
 	assert_int_equal(env.priority, FSGATE_PRIORITY_DEFAULT);
 	assert_int_equal(env.timeout_ms, FSGATE_TIMEOUT_DEFAULT);
 	assert_int_equal(env.timeout_verdict, FSGATE_VERDICT_DEFAULT);
@@ -85,14 +85,14 @@ static void unset_variables_give_defaults(void **state)
 
 static void set_variables_are_read(void **state)
 {
-	struct compat_env env;
+	struct preload_env env;
 
 	(void)state;
 	setenv("FSGATE_PRIORITY", "2500", 1);
 	setenv("FSGATE_TIMEOUT_MS", "100", 1);
 	setenv("FSGATE_TIMEOUT_VERDICT", "deny", 1);
 	setenv("FSGATE_FALLBACK", "1", 1);
-	assert_null(compat_env_read(&env));
+	assert_null(preload_env_read(&env));
 	assert_int_equal(env.priority, 2500);
 	assert_int_equal(env.timeout_ms, 100);
 	assert_int_equal(env.timeout_verdict, FSGATE_VERDICT_DENY);
@@ -101,17 +101,17 @@ static void set_variables_are_read(void **state)
 
 static void bad_value_is_named(void **state)
 {
-	struct compat_env env;
+	struct preload_env env;
 	const char *msg;
 
 	(void)state;
 	setenv("FSGATE_TIMEOUT_VERDICT", "maybe", 1);
-	msg = compat_env_read(&env);
+	msg = preload_env_read(&env);
 	assert_non_null(msg);
 	assert_non_null(strstr(msg, "FSGATE_TIMEOUT_VERDICT=maybe"));
 	setenv("FSGATE_TIMEOUT_VERDICT", "allow", 1);
 	setenv("FSGATE_FALLBACK", "yes", 1);
-	msg = compat_env_read(&env);
+	msg = preload_env_read(&env);
 	assert_non_null(msg);
 	assert_non_null(strstr(msg, "FSGATE_FALLBACK=yes"));
 }
@@ -127,5 +127,5 @@ int main(void)
 		cmocka_unit_test_setup(bad_value_is_named, clean),
 	};
 
-	return cmocka_run_group_tests_name("compat_env", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("preload_env", tests, NULL, NULL);
 }

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compat.h"
+#include "preload.h"
 
-void compat_warn(int *once, const char *msg)
+void preload_warn(int *once, const char *msg)
 {
 	char line[256];
 	int len;

@@ -5,9 +5,9 @@
  */
 #include <dlfcn.h>
 
-#include "compat.h"
+#include "preload.h"
 
-void *compat_next(const char *name)
+void *preload_next(const char *name)
 {
 	return dlsym(RTLD_NEXT, name);
 }

@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "compat.h"
+#include "preload.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
 
@@ -28,7 +28,7 @@ static syscall_fn *next_syscall(void)
 	syscall_fn *fn = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
 
 	if (!fn) {
-		fn = (syscall_fn *)compat_next("syscall");
+		fn = (syscall_fn *)preload_next("syscall");
 		__atomic_store_n(&next, fn, __ATOMIC_RELEASE);
 	}
 	return fn;
@@ -47,9 +47,9 @@ long syscall(long number, ...)
 	va_end(ap);
 	switch (number) {
 	case SYS_fanotify_init:
-		return compat_fanotify_init(a[0], a[1]);
+		return preload_fanotify_init(a[0], a[1]);
 	case SYS_fanotify_mark:
-		return compat_fanotify_mark(a[0], a[1], a[2], a[3],
+		return preload_fanotify_mark(a[0], a[1], a[2], a[3],
 					    (const char *)a[4]);
 	}
 	next = next_syscall();

@@ -13,16 +13,16 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "compat.h"
+#include "preload.h"
 
-int compat_fanotify_init(unsigned int flags, unsigned int event_f_flags)
+int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 {
 	check_expected(flags);
 	check_expected(event_f_flags);
 	return 42;
 }
 
-int compat_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
+int preload_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 			 int dirfd, const char *pathname)
 {
 	check_expected(fd);
@@ -47,7 +47,7 @@ static long next_syscall(long number, ...)
 	return 77;
 }
 
-void *compat_next(const char *name)
+void *preload_next(const char *name)
 {
 	check_expected(name);
 	return (void *)next_syscall;
@@ -56,8 +56,8 @@ void *compat_next(const char *name)
 static void fanotify_init_number_is_served(void **state)
 {
 	(void)state;
-	expect_value(compat_fanotify_init, flags, FAN_CLASS_CONTENT);
-	expect_value(compat_fanotify_init, event_f_flags, O_RDONLY);
+	expect_value(preload_fanotify_init, flags, FAN_CLASS_CONTENT);
+	expect_value(preload_fanotify_init, event_f_flags, O_RDONLY);
 	assert_int_equal(syscall(SYS_fanotify_init, FAN_CLASS_CONTENT, O_RDONLY), 42);
 }
 
@@ -66,11 +66,11 @@ static void fanotify_mark_number_is_served(void **state)
 	static const char path[] = "/tmp";
 
 	(void)state;
-	expect_value(compat_fanotify_mark, fd, 5);
-	expect_value(compat_fanotify_mark, flags, FAN_MARK_ADD | FAN_MARK_MOUNT);
-	expect_value(compat_fanotify_mark, mask, FAN_OPEN_PERM | FAN_ONDIR);
-	expect_value(compat_fanotify_mark, dirfd, AT_FDCWD);
-	expect_value(compat_fanotify_mark, pathname, path);
+	expect_value(preload_fanotify_mark, fd, 5);
+	expect_value(preload_fanotify_mark, flags, FAN_MARK_ADD | FAN_MARK_MOUNT);
+	expect_value(preload_fanotify_mark, mask, FAN_OPEN_PERM | FAN_ONDIR);
+	expect_value(preload_fanotify_mark, dirfd, AT_FDCWD);
+	expect_value(preload_fanotify_mark, pathname, path);
 	errno = 0;
 	assert_int_equal(syscall(SYS_fanotify_mark, 5, FAN_MARK_ADD | FAN_MARK_MOUNT,
 				 (uint64_t)(FAN_OPEN_PERM | FAN_ONDIR), AT_FDCWD,
@@ -81,7 +81,7 @@ static void fanotify_mark_number_is_served(void **state)
 static void other_numbers_go_on_with_six_arguments(void **state)
 {
 	(void)state;
-	expect_string(compat_next, name, "syscall");
+	expect_string(preload_next, name, "syscall");
 	expect_value(next_syscall, number, SYS_getpid);
 	assert_int_equal(syscall(SYS_getpid, 101L, 102L, 103L, 104L, 105L, 106L), 77);
 	/* The next syscall() is looked up once only. */
@@ -97,5 +97,5 @@ int main(void)
 		cmocka_unit_test(other_numbers_go_on_with_six_arguments),
 	};
 
-	return cmocka_run_group_tests_name("compat_syscall", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("preload_syscall", tests, NULL, NULL);
 }

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dispatch (layer 3): fsnotify's callback for fsgate's marks. Every fsgate
+ * listener group shares one fsnotify group for its marks (mark.c): the
+ * fsnotify mark on an object carries the union of their subscriptions, and
+ * each event is matched here against every group's subscriptions on the
+ * objects involved, so fsgate decides itself which groups hear of it and in
+ * which order. Notification events go to the groups' queues (event.c),
+ * permission events to the decision chain (chain.c). Calls go downward only;
+ * fsnotify reaches this file through the ops table of mark.c.
+ */
+#include <linux/err.h>
+#include <linux/fsnotify_backend.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "dispatch.h"
+#include "cache.h"
+#include "chain.h"
+#include "event.h"
+#include "group.h"
+#include "mark.h"
+
+/* Groups matched on the stack before falling back to an allocation. */
+#define FSGATE_MATCH_STACK	16
+
+static struct fsgate_match *fsgate_match_slot(struct fsgate_match *matches,
+					      unsigned int *n, unsigned int max,
+					      struct fsgate_group *group)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (matches[i].group == group)
+			return &matches[i];
+	if (*n == max)
+		return NULL;
+	matches[*n] = (struct fsgate_match){ .group = group };
+	return &matches[(*n)++];
+}
+
+/* Whether an event on @path (NULL: none) went through @sub's mount, if any. */
+static bool fsgate_sub_through(const struct fsgate_sub *sub,
+			       const struct path *path)
+{
+	return !sub->mnt || (path && sub->mnt == path->mnt &&
+			     sub->mnt_root == path->mnt->mnt_root);
+}
+
+/* Whether @sub on an object reported as @type applies to an event on @path. */
+static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type,
+			       const struct path *path)
+{
+	/* A directory's mark covers its children only if asked to. */
+	if (type == FSNOTIFY_ITER_TYPE_PARENT)
+		return sub->mask & FS_EVENT_ON_CHILD;
+	/* A mount mark sees only what goes through its vfsmount. */
+	return fsgate_sub_through(sub, path);
+}
+
+/*
+ * What an event changes in a sub before it is matched. @path may be NULL
+ * (truncation).
+ */
+static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
+			   const struct path *path)
+{
+	/*
+	 * As fanotify: modification clears ignore masks, a mount mark's only
+	 * when it went through that mount.
+	 */
+	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore) &&
+	    fsgate_sub_through(sub, path))
+		WRITE_ONCE(sub->ignore, 0);
+	/* A changed file is decided anew. */
+	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) &&
+	    type == FSNOTIFY_ITER_TYPE_INODE)
+		fsgate_cache_drop(sub);
+}
+
+/*
+ * Apply what the event changes to every sub on its objects (see
+ * fsgate_sub_see()), whether or not anyone is told of it: truncation's
+ * FS_MODIFY comes from notify_change() without a path.
+ */
+static void fsgate_see(struct fsnotify_iter_info *iter, u32 mask,
+		       const struct path *path)
+{
+	struct fsnotify_mark *fsn;
+	struct fsgate_sub *sub;
+	int type;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	fsnotify_foreach_iter_mark_type(iter, fsn, type)
+		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node)
+			fsgate_sub_see(sub, type, mask, path);
+}
+
+/* How many subs apply to an event on @path: a bound on its groups. */
+static unsigned int fsgate_count(struct fsnotify_iter_info *iter,
+				 const struct path *path)
+{
+	struct fsnotify_mark *fsn;
+	struct fsgate_sub *sub;
+	unsigned int n = 0;
+	int type;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	fsnotify_foreach_iter_mark_type(iter, fsn, type)
+		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node)
+			if (fsgate_sub_applies(sub, type, path))
+				n++;
+	return n;
+}
+
+/*
+ * Collect, for every group with subs that apply to an event on @path, the
+ * union of its marks and ignore masks; returns how many groups, at most
+ * @max (then some may be missing).
+ */
+static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
+				   const struct path *path,
+				   struct fsgate_match *matches,
+				   unsigned int max)
+{
+	struct fsnotify_mark *fsn;
+	struct fsgate_match *m;
+	struct fsgate_sub *sub;
+	unsigned int n = 0;
+	int type;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	fsnotify_foreach_iter_mark_type(iter, fsn, type)
+		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node) {
+			if (!fsgate_sub_applies(sub, type, path))
+				continue;
+			m = fsgate_match_slot(matches, &n, max, sub->group);
+			if (!m)
+				return n;
+			m->marks |= sub->mask;
+			m->ignore |= READ_ONCE(sub->ignore);
+		}
+	return n;
+}
+
+/* Whether @group hears of an access by the current process. */
+static bool fsgate_group_hears_current(const struct fsgate_group *group)
+{
+	return !(group->flags & FSGATE_EXCLUDE_SELF) ||
+	       group->owner != task_tgid(current);
+}
+
+/*
+ * Resolve @matches to the groups that are told or asked, each with a
+ * reference; returns how many are left at the front of @matches.
+ */
+static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
+					   unsigned int n, u32 mask)
+{
+	struct fsgate_match *m;
+	unsigned int i, told = 0;
+
+	for (i = 0; i < n; i++) {
+		m = &matches[i];
+		m->report = fsgate_event_mask(mask, m->marks, m->ignore);
+		if (!m->report || !fsgate_group_hears_current(m->group) ||
+		    !refcount_inc_not_zero(&m->group->ref))
+			continue;
+		matches[told++] = *m;
+	}
+	return told;
+}
+
+/* fsgate's object on the event's inode, if it has one. */
+static struct fsgate_obj *fsgate_inode_obj(struct fsnotify_iter_info *iter)
+{
+	struct fsnotify_mark *fsn = fsnotify_iter_inode_mark(iter);
+
+	return fsn ? fsgate_obj_of(fsn) : NULL;
+}
+
+/**
+ * fsgate_dispatch_event() - fsnotify's handle_event for fsgate's marks
+ * @fsn_group: fsgate's fsnotify group (mark.c)
+ * @mask: the event
+ * @data: what it is about, as @data_type says
+ * @data_type: FSNOTIFY_EVENT_*
+ * @dir: the parent directory, for events on a child
+ * @name: the child's name
+ * @cookie: for renames
+ * @iter: fsgate's marks on the event's objects
+ *
+ * Tells every group that wants the event, or for a permission event asks
+ * them in the decision chain (chain.c).
+ *
+ * Context: process context, within fsnotify's SRCU read side; may sleep
+ * for permission events.
+ * Return: 0, or for a permission event the negative errno that denies it.
+ */
+int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
+			  const void *data, int data_type, struct inode *dir,
+			  const struct qstr *name, u32 cookie,
+			  struct fsnotify_iter_info *iter)
+{
+	const struct path *path = fsnotify_data_path(data, data_type);
+	struct fsgate_match stack[FSGATE_MATCH_STACK];
+	struct fsgate_match *matches = stack;
+	unsigned int i, n, max = FSGATE_MATCH_STACK;
+	bool partial = false;
+	int ret = 0;
+
+	rcu_read_lock();
+	fsgate_see(iter, mask, path);
+	/* fanotify-style events name a file: only path events are told. */
+	if (!path) {
+		rcu_read_unlock();
+		return 0;
+	}
+	n = fsgate_collect(iter, path, matches, max);
+	if (n == max) {
+		/* Many groups: count them all, then do it again on the heap. */
+		max = fsgate_count(iter, path);
+		matches = kmalloc_array(max, sizeof(*matches), GFP_ATOMIC);
+		if (matches)
+			n = fsgate_collect(iter, path, matches, max);
+		else
+			matches = stack;
+		partial = matches == stack;
+	}
+	n = fsgate_matches_resolve(matches, n, mask);
+	rcu_read_unlock();
+
+	/* Never decide without every group that wants to be asked. */
+	if ((mask & FSGATE_PERM_EVENTS) && partial)
+		ret = -ENOMEM;
+	else if (mask & FSGATE_PERM_EVENTS)
+		ret = fsgate_decide(matches, n, path, fsgate_inode_obj(iter));
+	else
+		for (i = 0; i < n; i++)
+			fsgate_event_queue(matches[i].group, matches[i].report,
+					   path);
+	for (i = 0; i < n; i++)
+		fsgate_group_put(matches[i].group);
+	if (matches != stack)
+		kfree(matches);
+	return ret;
+}

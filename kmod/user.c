@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user boundary (layer 4), as fanotify_user.c is fanotify's: everything
+ * a group fd does for userspace. Requests are copied in and checked here,
+ * and only then handed to the layers below: making a group (FSGATE_IOC_INIT
+ * reaches fsgate_group_create() through dev.c), read() copying events out
+ * with an fd each, write() parsing answers, the ioctls, fdinfo and the fd's
+ * release. Calls go downward only: to group.c, mark.c, event.c and perm.c.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/cred.h>
+#include <linux/fanotify.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/ioctls.h>
+
+#include "event.h"
+#include "group.h"
+#include "mark.h"
+#include "perm.h"
+#include "user.h"
+
+/* The open flags fanotify_init(2) accepts in event_f_flags. */
+#define FSGATE_EVENT_F_FLAGS	(O_ACCMODE | O_APPEND | O_NONBLOCK | __O_SYNC | \
+				 O_DSYNC | O_CLOEXEC | O_LARGEFILE | O_NOATIME)
+
+static bool fsgate_verdict_valid(u32 verdict)
+{
+	return verdict == FSGATE_VERDICT_DEFAULT ||
+	       verdict == FSGATE_VERDICT_ALLOW ||
+	       verdict == FSGATE_VERDICT_DENY;
+}
+
+/**
+ * fsgate_init_check() - validate a struct fsgate_init from userspace
+ * @init: the request, already copied from userspace
+ *
+ * Context: any.
+ * Return: 0 if a group can be made from @init, -EINVAL if any flag, open
+ * flag, priority, verdict or reserved field is unknown or out of range.
+ */
+int fsgate_init_check(const struct fsgate_init *init)
+{
+	unsigned int i;
+
+	if (init->flags & ~FSGATE_INIT_FLAGS)
+		return -EINVAL;
+	if ((init->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_MASK)
+		return -EINVAL;
+	if (init->event_f_flags & ~FSGATE_EVENT_F_FLAGS)
+		return -EINVAL;
+	if ((init->event_f_flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL;
+	if (init->priority > FSGATE_PRIORITY_MAX &&
+	    init->priority != FSGATE_PRIORITY_DEFAULT)
+		return -EINVAL;
+	if (!fsgate_verdict_valid(init->timeout_verdict) ||
+	    !fsgate_verdict_valid(init->orphan_verdict))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(init->reserved); i++)
+		if (init->reserved[i])
+			return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_check);
+
+/* Open the fd an event carries; it raises no events of its own. */
+static int fsgate_event_open_fd(struct fsgate_group *group,
+				struct fsgate_event *event, struct file **file)
+{
+	int fd = get_unused_fd_flags(group->event_f_flags);
+
+	if (fd < 0)
+		return fd;
+	*file = dentry_open(&event->path, group->event_f_flags | __FMODE_NONOTIFY,
+			    current_cred());
+	if (IS_ERR(*file)) {
+		put_unused_fd(fd);
+		return PTR_ERR(*file);
+	}
+	/* Writes through it raise no events: decide the file anew. */
+	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
+		fsgate_subs_forget_verdicts(d_inode(event->path.dentry));
+	return fd;
+}
+
+/* Copy one event out, with a new fd for its file; return its length. */
+static ssize_t fsgate_event_copy(struct fsgate_group *group,
+				 struct fsgate_event *event, char __user *buf)
+{
+	struct fanotify_event_metadata meta = {
+		.event_len = FAN_EVENT_METADATA_LEN,
+		.vers = FANOTIFY_METADATA_VERSION,
+		.metadata_len = FAN_EVENT_METADATA_LEN,
+		.mask = event->mask,
+		.fd = FAN_NOFD,
+		.pid = event->pid ? pid_vnr(event->pid) : 0,
+	};
+	struct file *file = NULL;
+	int fd = FAN_NOFD;
+
+	if (event->path.dentry) {
+		fd = fsgate_event_open_fd(group, event, &file);
+		if (fd < 0)
+			return fd;
+		meta.fd = fd;
+	}
+	if (copy_to_user(buf, &meta, sizeof(meta))) {
+		if (file) {
+			fput(file);
+			put_unused_fd(fd);
+		}
+		return -EFAULT;
+	}
+	/*
+	 * Named by its fd only once it is sure to have it, so no answer can
+	 * find it by a number that goes back to the table.
+	 */
+	if (file && fsgate_is_perm(event))
+		fsgate_perm_set_fd(fsgate_perm_of(event), fd);
+	if (file)
+		fd_install(fd, file);
+	atomic64_inc(&group->delivered);
+	return FAN_EVENT_METADATA_LEN;
+}
+
+/**
+ * fsgate_read_events() - read() on a group fd
+ * @group: the group
+ * @file: the group fd's file, for O_NONBLOCK
+ * @buf: userspace buffer
+ * @count: its size
+ *
+ * As fanotify: as many whole events as fit, blocking for the first one
+ * unless O_NONBLOCK.
+ *
+ * Context: process context, may sleep.
+ * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
+ * -ERESTARTSYS; -EFAULT; or the error opening the first event's fd.
+ */
+static ssize_t fsgate_read_events(struct fsgate_group *group,
+				  struct file *file, char __user *buf,
+				  size_t count)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct fsgate_event *event;
+	char __user *start = buf;
+	ssize_t ret;
+
+	add_wait_queue(&group->wq, &wait);
+	for (;;) {
+		event = fsgate_event_dequeue(group, count);
+		if (IS_ERR(event)) {
+			ret = PTR_ERR(event);
+			break;
+		}
+		if (!event) {
+			ret = -EAGAIN;
+			if (file->f_flags & O_NONBLOCK || start != buf)
+				break;
+			ret = -ERESTARTSYS;
+			if (signal_pending(current))
+				break;
+			wait_woken(&wait, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+			continue;
+		}
+		ret = fsgate_event_copy(group, event, buf);
+		if (ret < 0 && fsgate_is_perm(event))
+			fsgate_perm_unreport(fsgate_perm_of(event));
+		fsgate_event_done(group, event);
+		if (ret < 0)
+			break;
+		buf += ret;
+		count -= ret;
+	}
+	remove_wait_queue(&group->wq, &wait);
+	if (start != buf && ret != -EFAULT)
+		ret = buf - start;
+	return ret;
+}
+
+#define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
+				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
+
+/* The errnos a deny may carry: 6.13's FAN_DENY_ERRNO set, and EACCES. */
+static bool fsgate_deny_errno_valid(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+	case EIO:
+	case EBUSY:
+	case ETXTBSY:
+	case EAGAIN:
+	case ENOSPC:
+	case EDQUOT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * fsgate_response_check() - validate the @response word of an answer
+ * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno
+ * @verdict: set to 0 for an allow, or the negative errno of a deny
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for unknown bits, neither or both of allow and
+ * deny, an errno with an allow, or an errno outside the set.
+ */
+int fsgate_response_check(u32 response, int *verdict)
+{
+	int err = FSGATE_RESPONSE_ERRNO(response);
+
+	if (response & ~FSGATE_RESPONSE_BITS)
+		return -EINVAL;
+	switch (response & (FSGATE_ALLOW | FSGATE_DENY)) {
+	case FSGATE_ALLOW:
+		if (err)
+			return -EINVAL;
+		*verdict = 0;
+		return 0;
+	case FSGATE_DENY:
+		if (err && !fsgate_deny_errno_valid(err))
+			return -EINVAL;
+		*verdict = err ? -err : -EPERM;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_response_check);
+
+/* Check every response word; a bad one rejects the whole write. */
+static int fsgate_responses_check(const struct fanotify_response *resp,
+				  int *verdicts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (resp[i].fd < 0 ||
+		    fsgate_response_check(resp[i].response, &verdicts[i]))
+			return -EINVAL;
+	return 0;
+}
+
+/* Responses one write() answers without allocating: the common case. */
+#define FSGATE_RESPONSE_STACK	8
+
+/* A write()'s responses, their verdicts and their events. */
+struct fsgate_answers {
+	struct fanotify_response *resp;
+	int *verdicts;
+	struct fsgate_perm **perms;
+	struct fanotify_response resp_stack[FSGATE_RESPONSE_STACK];
+	int verdicts_stack[FSGATE_RESPONSE_STACK];
+	struct fsgate_perm *perms_stack[FSGATE_RESPONSE_STACK];
+};
+
+static int fsgate_answers_get(struct fsgate_answers *a,
+			      const char __user *buf, size_t n)
+{
+	if (n <= FSGATE_RESPONSE_STACK) {
+		a->resp = a->resp_stack;
+		a->verdicts = a->verdicts_stack;
+		a->perms = a->perms_stack;
+	} else {
+		a->resp = kmalloc_array(n, sizeof(*a->resp), GFP_KERNEL);
+		a->verdicts = kmalloc_array(n, sizeof(*a->verdicts), GFP_KERNEL);
+		a->perms = kmalloc_array(n, sizeof(*a->perms), GFP_KERNEL);
+		if (!a->resp || !a->verdicts || !a->perms)
+			return -ENOMEM;
+	}
+	if (copy_from_user(a->resp, buf, n * sizeof(*a->resp)))
+		return -EFAULT;
+	return 0;
+}
+
+static void fsgate_answers_put(struct fsgate_answers *a)
+{
+	if (a->resp == a->resp_stack)
+		return;
+	kfree(a->perms);
+	kfree(a->verdicts);
+	kfree(a->resp);
+}
+
+/**
+ * fsgate_write_answers() - write() on a group fd: answers to permission events
+ * @group: the group
+ * @buf: one or more struct fanotify_response
+ * @count: their size in bytes
+ *
+ * All or nothing: either every response names a pending event (by the fd
+ * its read gave) and is applied, or none is.
+ *
+ * Context: process context, may sleep.
+ * Return: @count; -EINVAL for a group that is not asked, a size that is
+ * not a whole number of responses (or above FSGATE_RESPONSE_MAX of them),
+ * a negative fd or a bad response word; -ENOENT when a response names no
+ * pending event, or one that another response of the write answers
+ * already; -EFAULT; -ENOMEM.
+ */
+static ssize_t fsgate_write_answers(struct fsgate_group *group,
+				    const char __user *buf, size_t count)
+{
+	size_t n = count / sizeof(struct fanotify_response);
+	struct fsgate_answers a = {};
+	ssize_t ret;
+
+	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
+	    !n || n > FSGATE_RESPONSE_MAX ||
+	    count % sizeof(struct fanotify_response))
+		return -EINVAL;
+	ret = fsgate_answers_get(&a, buf, n);
+	if (ret)
+		goto out_put;
+	ret = fsgate_responses_check(a.resp, a.verdicts, n);
+	if (ret)
+		goto out_put;
+
+	ret = fsgate_perms_answer(group, a.resp, a.verdicts, a.perms, n);
+	if (!ret)
+		ret = count;
+out_put:
+	fsgate_answers_put(&a);
+	return ret;
+}
+
+/**
+ * fsgate_mark_check() - validate a struct fsgate_mark from userspace
+ * @mark: the request, already copied from userspace
+ * @group_flags: FSGATE_* flags of the group it is for
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
+ * missing event bits, permission events for a notification group, or
+ * non-zero reserved fields.
+ */
+int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
+{
+	u32 action = mark->flags & (FSGATE_MARK_ADD | FSGATE_MARK_REMOVE |
+				    FSGATE_MARK_FLUSH);
+	u32 type = mark->flags & FSGATE_MARK_TYPES;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mark->reserved); i++)
+		if (mark->reserved[i])
+			return -EINVAL;
+	if (mark->flags & ~FSGATE_MARK_FLAGS)
+		return -EINVAL;
+	if (hweight32(action) != 1)
+		return -EINVAL;
+	if (type != FSGATE_MARK_INODE && type != FSGATE_MARK_MOUNT &&
+	    type != FSGATE_MARK_FILESYSTEM)
+		return -EINVAL;
+	if (action == FSGATE_MARK_FLUSH)
+		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
+		       -EINVAL : 0;
+	if (!(mark->mask & FSGATE_EVENTS))
+		return -EINVAL;
+	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
+		return -EINVAL;
+	/* As fanotify: only groups that decide may ask to decide. */
+	if ((mark->mask & FSGATE_PERM_EVENTS) &&
+	    (group_flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF)
+		return -EINVAL;
+	if ((mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
+	    !(mark->flags & FSGATE_MARK_IGNORED_MASK))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mark_check);
+
+/* Resolve the object of a mark request, as fanotify_mark(2) does. */
+static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
+{
+	const char __user *name = u64_to_user_ptr(mark->pathname);
+	unsigned int lookup = 0;
+	struct file *file;
+	int ret;
+
+	if (!name) {
+		file = fget(mark->dirfd);
+		if (!file)
+			return -EBADF;
+		if ((mark->flags & FSGATE_MARK_ONLYDIR) &&
+		    !S_ISDIR(file_inode(file)->i_mode)) {
+			fput(file);
+			return -ENOTDIR;
+		}
+		*path = file->f_path;
+		path_get(path);
+		fput(file);
+	} else {
+		if (!(mark->flags & FSGATE_MARK_DONT_FOLLOW))
+			lookup |= LOOKUP_FOLLOW;
+		if (mark->flags & FSGATE_MARK_ONLYDIR)
+			lookup |= LOOKUP_DIRECTORY;
+		ret = user_path_at(mark->dirfd, name, lookup, path);
+		if (ret)
+			return ret;
+	}
+	/* Watching an object needs read permission on it. */
+	ret = path_permission(path, MAY_READ);
+	if (ret)
+		path_put(path);
+	return ret;
+}
+
+static void fsgate_mark_key(struct fsgate_key *key, u32 type,
+			    const struct path *path)
+{
+	*key = (struct fsgate_key) {
+		.type = FSNOTIFY_OBJ_TYPE_SB,
+		.object = path->mnt->mnt_sb,
+	};
+	if (type == FSGATE_MARK_INODE) {
+		key->type = FSNOTIFY_OBJ_TYPE_INODE;
+		key->object = d_inode(path->dentry);
+	} else if (type == FSGATE_MARK_MOUNT) {
+		key->mnt = path->mnt;
+		key->mnt_root = path->mnt->mnt_root;
+	}
+}
+
+/**
+ * fsgate_ioctl_mark() - FSGATE_IOC_MARK: add, remove or flush marks
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_mark
+ *
+ * A mount mark is kept on the superblock and matches events whose path
+ * goes through that vfsmount, so a bind mount and its original are told
+ * apart.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
+ * -EBADF, -ENOENT, -ENOTDIR, -EACCES and other lookup errors for the
+ * object; -ENOENT to remove a mark that does not exist; -ENOSPC past
+ * max_marks; -ENOMEM.
+ */
+static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
+{
+	unsigned int nofs;
+	struct fsgate_change change = {};
+	struct fsgate_mark mark;
+	struct fsgate_key key;
+	struct path path;
+	u32 type;
+	long ret;
+
+	if (copy_from_user(&mark, arg, sizeof(mark)))
+		return -EFAULT;
+	ret = fsgate_mark_check(&mark, group->flags);
+	if (ret)
+		return ret;
+	type = mark.flags & FSGATE_MARK_TYPES;
+	if (mark.flags & FSGATE_MARK_FLUSH) {
+		nofs = fsgate_marks_lock();
+		fsgate_subs_flush(group, type);
+		fsgate_marks_unlock(nofs);
+		return 0;
+	}
+
+	ret = fsgate_mark_path(&mark, &path);
+	if (ret)
+		return ret;
+	fsgate_mark_key(&key, type, &path);
+	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
+		change.ignore = mark.mask;
+		change.surv_modify = mark.flags & FSGATE_MARK_IGNORED_SURV_MODIFY;
+	} else {
+		change.mask = mark.mask;
+	}
+	nofs = fsgate_marks_lock();
+	if (mark.flags & FSGATE_MARK_ADD)
+		ret = fsgate_sub_add(group, &key, &change);
+	else
+		ret = fsgate_sub_remove(group, &key, &change);
+	fsgate_marks_unlock(nofs);
+	path_put(&path);
+	return ret;
+}
+
+/**
+ * fsgate_ioctl_stats() - FSGATE_IOC_STATS: a group's counters
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_stats
+ *
+ * Context: process context.
+ * Return: 0 or -EFAULT.
+ */
+static long fsgate_ioctl_stats(struct fsgate_group *group, void __user *arg)
+{
+	struct fsgate_stats stats;
+
+	fsgate_group_stats(group, &stats);
+	return copy_to_user(arg, &stats, sizeof(stats)) ? -EFAULT : 0;
+}
+
+static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct fsgate_group *group = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case FSGATE_IOC_MARK:
+		return fsgate_ioctl_mark(group, uarg);
+	case FSGATE_IOC_STATS:
+		return fsgate_ioctl_stats(group, uarg);
+	case FIONREAD:
+		/* As fanotify: the bytes a read() would return now. */
+		return put_user(fsgate_event_queued(group) *
+				FAN_EVENT_METADATA_LEN, (int __user *)uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* A group's marks in its fdinfo, as fanotify lists its marks. */
+static void fsgate_subs_show_fdinfo(struct seq_file *m,
+				    struct fsgate_group *group)
+{
+	unsigned int nofs;
+	struct fsgate_sub *sub;
+	struct inode *inode;
+	struct super_block *sb;
+
+	nofs = fsgate_marks_lock();
+	list_for_each_entry(sub, &group->subs, group_node) {
+		if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
+			inode = sub->obj->object;
+			seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
+				   inode->i_ino, inode->i_sb->s_dev);
+		} else if (sub->mnt) {
+			sb = sub->obj->object;
+			seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
+		} else {
+			sb = sub->obj->object;
+			seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
+		}
+		/* The object's union mask shows what the kernel reports. */
+		seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
+			   sub->mask, READ_ONCE(sub->ignore),
+			   READ_ONCE(sub->obj->fsn.mask));
+	}
+	fsgate_marks_unlock(nofs);
+}
+
+static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct fsgate_group *group = file->private_data;
+
+	seq_printf(m, "fsgate-group id:%llu class:%s priority:%u flags:0x%x event-flags:0x%x timeout-ms:%u timeout-verdict:%s orphan-verdict:%s\n",
+		   group->id, fsgate_class_name(group->flags), group->priority,
+		   group->flags, group->event_f_flags, group->timeout_ms,
+		   fsgate_verdict_name(fsgate_policy_verdict(group->timeout_verdict)),
+		   fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
+	fsgate_subs_show_fdinfo(m, group);
+}
+
+static int fsgate_group_release(struct inode *inode, struct file *file)
+{
+	struct fsgate_group *group = file->private_data;
+
+	fsgate_subs_remove_group(group);
+	fsgate_event_flush(group);
+	fsgate_group_unpublish(group);
+	fsgate_group_put(group);
+	return 0;
+}
+
+static ssize_t fsgate_group_read(struct file *file, char __user *buf,
+				 size_t count, loff_t *pos)
+{
+	return fsgate_read_events(file->private_data, file, buf, count);
+}
+
+static ssize_t fsgate_group_write(struct file *file, const char __user *buf,
+				  size_t count, loff_t *pos)
+{
+	return fsgate_write_answers(file->private_data, buf, count);
+}
+
+static __poll_t fsgate_group_poll(struct file *file, poll_table *wait)
+{
+	return fsgate_event_poll(file->private_data, file, wait);
+}
+
+static const struct file_operations fsgate_group_fops = {
+	.owner		= THIS_MODULE,
+	.release	= fsgate_group_release,
+	.read		= fsgate_group_read,
+	.write		= fsgate_group_write,
+	.poll		= fsgate_group_poll,
+	.unlocked_ioctl	= fsgate_group_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.show_fdinfo	= fsgate_group_show_fdinfo,
+	.llseek		= noop_llseek,
+};
+
+/**
+ * fsgate_group_create() - make a listener group and an fd for it
+ * @init: the request, already copied from userspace
+ *
+ * Context: process context, may sleep. The caller checked privileges.
+ * Return: the new group fd, -EINVAL for a bad request, -EMFILE past
+ * max_groups for this user, -ENOMEM, or another negative errno from fd
+ * allocation.
+ */
+int fsgate_group_create(const struct fsgate_init *init)
+{
+	struct fsgate_group *group;
+	struct file *file;
+	int f_flags = O_RDWR;
+	int fd, ret;
+
+	ret = fsgate_init_check(init);
+	if (ret)
+		return ret;
+	if (init->flags & FSGATE_CLOEXEC)
+		f_flags |= O_CLOEXEC;
+	if (init->flags & FSGATE_NONBLOCK)
+		f_flags |= O_NONBLOCK;
+
+	group = fsgate_group_alloc(init);
+	if (!group)
+		return -ENOMEM;
+	fd = get_unused_fd_flags(f_flags);
+	if (fd < 0) {
+		ret = fd;
+		goto out_free_group;
+	}
+	file = anon_inode_getfile("[fsgate]", &fsgate_group_fops, group,
+				  f_flags);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto out_put_fd;
+	}
+
+	ret = fsgate_group_publish(group);
+	if (ret)
+		goto out_put_file;
+	fd_install(fd, file);
+	return fd;
+
+out_put_file:
+	/* Its release frees the group, which is on no list yet. */
+	fput(file);
+	put_unused_fd(fd);
+	return ret;
+out_put_fd:
+	put_unused_fd(fd);
+out_free_group:
+	fsgate_group_put(group);
+	return ret;
+}

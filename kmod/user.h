@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _FSGATE_USER_H
+#define _FSGATE_USER_H
+
+#include <linux/types.h>
+
+struct fsgate_init;
+struct fsgate_mark;
+
+int fsgate_init_check(const struct fsgate_init *init);
+int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags);
+int fsgate_response_check(u32 response, int *verdict);
+int fsgate_group_create(const struct fsgate_init *init);
+
+#endif /* _FSGATE_USER_H */

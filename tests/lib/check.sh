@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by tests/check and by the harness's own tests (tests/harness/):
+# how each part of `make check` becomes TAP that ktap-count can count, so
+# that no failure goes uncounted. Each function prints TAP on stdout.
+
+# host_result NAME STATUS: a host test binary's exit status, one result
+# of its own, so that a binary that dies before its plan still fails.
+host_result() {
+	echo "TAP version 13"
+	echo "1..1"
+	if [ "$2" = 0 ]; then
+		echo "ok 1 $1: exit status 0"
+	else
+		echo "not ok 1 $1: exit status $2"
+	fi
+}
+
+# guest_result KERNEL STATUS SECONDS LOGDIR: whether the guest itself
+# behaved (booted, no splat, module unloaded, kmemleak clean, no
+# timeout), from tests/vm's exit status. The suite's own failures
+# (status 1) are counted from its output.
+guest_result() {
+	echo "TAP version 13"
+	echo "1..1"
+	case $2 in
+	0|1) echo "ok 1 $1: guest ran cleanly ($3 s)" ;;
+	124) echo "not ok 1 $1: guest timed out" ;;
+	*)   echo "not ok 1 $1: guest failed (status $2, see $4/console.log)" ;;
+	esac
+}
+
+# kunit_tap CONSOLE_LOG SUITES: KUnit's KTAP from a guest's kernel
+# console, checked against SUITES, a file naming every suite that must
+# report (one a line; whichever module runs them). At boot KUnit prints
+# its own header and a plan "1..0" for the built-in suites, none; the
+# modules' suites then follow with no plan of their own. Both lines go,
+# and a plan for the listed suites takes their place, so that a missing
+# suite breaks the plan; each listed suite without a result of its own
+# is one failure more, by name.
+kunit_tap() {
+	local console=$1 suites=$2 tap name
+
+	tap=$("$FSGATE_TOP/tests/guest/console-text" "$console" |
+		grep -vxE 'KTAP version 1|1\.\.0')
+	printf 'KTAP version 1\n1..%s\n%s\n' "$(grep -c . "$suites")" "$tap"
+	while read -r name; do
+		[ -n "$name" ] || continue
+		grep -qE "^(not )?ok [0-9]+ $name( |$)" <<<"$tap" && continue
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s: the suite did not report\n' \
+			"$name"
+	done <"$suites"
+}
+
+# count_part NAME LIST: count the TAP files named in LIST (one a line)
+# with ktap-count ($count). A file that is missing (a guest that left no
+# log) is a failure, and so is a part that counted nothing: a TAP file
+# saying so is written beside LIST and takes its place in LIST, so that
+# the total counts it too.
+count_part() {
+	local name=$1 list=$2 files=() fails=() f status i
+	local fail=${2%.*}.fail.tap
+
+	while read -r f; do
+		if [ -r "$f" ]; then
+			files+=("$f")
+		else
+			fails+=("$f is missing")
+		fi
+	done <"$list"
+	if [ ${#files[@]} -gt 0 ]; then
+		"$count" --name "$name" "${files[@]}"
+		status=$?
+	else
+		echo "$name: nothing to count"
+		status=2
+	fi
+	[ "$status" -le 1 ] ||
+		fails+=("$name: no results (ktap-count status $status)")
+	[ ${#fails[@]} -gt 0 ] || return "$status"
+	{
+		echo "TAP version 13"
+		echo "1..${#fails[@]}"
+		for i in "${!fails[@]}"; do
+			echo "not ok $((i + 1)) ${fails[i]}"
+		done
+	} >"$fail"
+	printf 'not ok: %s\n' "${fails[@]}"
+	files+=("$fail")
+	printf '%s\n' "${files[@]}" >"$list"
+	return 1
+}
