@@ -11,7 +11,7 @@ export FSGATE_CACHE
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi -Icommon $(CFLAGS)
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Iinclude/uapi -Icommon $(CPPFLAGS) $(CFLAGS)
 # The number and verdict parser the LD_PRELOAD layer, fsgate-run and the
 # examples share (common/parse.h).
 PARSE := common/parse.c common/parse.h
@@ -24,6 +24,14 @@ $(error no version: the file VERSION is missing or empty)
 endif
 PREFIX ?= /usr/local
 DESTDIR ?=
+# Where make install puts things; Debian's packaging (debian/rules) sets
+# the multiarch LIBDIR, SYSCONFDIR=/etc and its SYSTEMDUNITDIR.
+LIBDIR ?= $(PREFIX)/lib
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 LIB_SONAME := libfsgate.so.0
 LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
 LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c \
@@ -76,7 +84,7 @@ GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
 .PHONY: all deps modules userspace guest check style demo install \
-	clean help bench bench-report
+	clean help bench bench-report progs module module-install dkms-install deb
 all: modules userspace
 
 help:
@@ -86,8 +94,12 @@ help:
 	@echo 'make modules     build fsgate.ko for each of $$(KERNELS)'
 	@echo 'make userspace   build the host tools and the guest test programs'
 	@echo 'make style       checkpatch, sparse and W=1 builds'
-	@echo 'make install     libfsgate, headers, the fanotify layer, fsgate-run and'
-	@echo '                 man pages into $$(DESTDIR)$$(PREFIX)'
+	@echo 'make install     libfsgate, headers, the fanotify layer, the tools,'
+	@echo '                 man pages, completions and units into $$(DESTDIR)$$(PREFIX)'
+	@echo 'make module      fsgate.ko for this host (KVER=<release> or KDIR=<build dir>)'
+	@echo 'make module-install  into /lib/modules/<release>/updates, then depmod'
+	@echo 'make dkms-install    the DKMS source tree into /usr/src/fsgate-<version>'
+	@echo 'make deb         the Debian packages into build/deb/, checked with lintian'
 	@echo 'make bench       benchmarks in QEMU (KERNELS, MODE=reference|wall)'
 	@echo 'make bench-report  BENCHMARKS.md from the last make bench'
 	@echo 'make clean       remove build/'
@@ -106,7 +118,7 @@ $(B)/lib/%.o: lib/%.c lib/include/fsgate.h include/uapi/linux/fsgate.h
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
 $(B)/lib/$(LIB_SONAME): $(LIB_OBJS) lib/libfsgate.map
-	$(CC) -shared -Wl,-soname,$(LIB_SONAME) \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) \
 		-Wl,--version-script=lib/libfsgate.map \
 		-o $(B)/lib/libfsgate.so.$(VERSION) $(LIB_OBJS)
 	ln -sf libfsgate.so.$(VERSION) $@
@@ -116,7 +128,7 @@ $(B)/lib/libfsgate.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 # Made again by make install, since PREFIX may differ from the build's.
-PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.pc.in
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' lib/fsgate.pc.in
 $(B)/lib/fsgate.pc: lib/fsgate.pc.in
 	$(PC_SED) >$@
 
@@ -153,7 +165,7 @@ $(B)/common/%.o: common/%.c $(PARSE) include/uapi/linux/fsgate.h
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
 $(PRELOAD_LIB): $(PRELOAD_OBJS) $(LIB_OBJS) preload/libfsgate-fanotify.map
-	$(CC) -shared -Wl,--version-script=preload/libfsgate-fanotify.map \
+	$(CC) $(LDFLAGS) -shared -Wl,--version-script=preload/libfsgate-fanotify.map \
 		-Wl,--no-undefined -o $@ $(PRELOAD_OBJS) $(LIB_OBJS) -ldl
 
 # Host unit tests of the layer: preload/X_test.c with the files named in
@@ -175,7 +187,7 @@ $(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h $(
 $(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h $(PARSE) \
 		     lib/include/fsgate.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' -o $@ \
+	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' $(LDFLAGS) -o $@ \
 		tools/fsgate-run.c preload/env.c common/parse.c
 
 $(addprefix $(B)/guest/,fsgate-run $(PROGRAMS)): $(B)/guest/%: $(B)/bin/%
@@ -265,37 +277,103 @@ $(B)/guest/demo_test: examples/demo-guest.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
+# What make install installs, built.
+progs: $(LIBS) $(PRELOAD_LIB) $(TOOLS)
+
 # fsgate-run finds the layer in ../lib from its bin/, so both go under
-# one PREFIX; the pages hold .so aliases for every function.
-install: $(LIBS) $(PRELOAD_LIB) $(TOOLS)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/linux \
-		$(DESTDIR)$(PREFIX)/bin $(addprefix $(DESTDIR)$(PREFIX)/share/man/man,1 3 7 8)
-	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libfsgate.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
-	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libfsgate.so
-	install -m 0644 $(B)/lib/libfsgate.a $(DESTDIR)$(PREFIX)/lib/
-	$(PC_SED) >$(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
-	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/fsgate.pc
+# one PREFIX (libfsgate itself may go to a multiarch LIBDIR); the pages
+# hold .so aliases for every function. Man pages, bash completions
+# (completion/PROGRAM), configuration (etc/fsgate/) and systemd units
+# (systemd/) are taken as they are found. The drop-ins that run other
+# packages' fanotify daemons on fsgate (systemd/UNIT.d/) go to
+# DATADIR/fsgate/systemd/, for the administrator to enable: installing
+# fsgate must not change how another package's daemon runs.
+install: progs
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(B)/lib/libfsgate.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libfsgate.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libfsgate.so
+	install -m 0644 $(B)/lib/libfsgate.a $(DESTDIR)$(LIBDIR)/
+	$(PC_SED) >$(DESTDIR)$(LIBDIR)/pkgconfig/fsgate.pc
+	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/fsgate.pc
 	install -m 0644 lib/include/fsgate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 include/uapi/linux/fsgate.h $(DESTDIR)$(PREFIX)/include/linux/
-	install -m 0755 $(PRELOAD_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(PRELOAD_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 0644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
-	install -m 0644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
-	install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 0644 $(addprefix completion/,$(PROGRAMS)) \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/
-	install -d $(DESTDIR)$(SYSCONFDIR)/fsgate/rules
-	install -m 0644 etc/fsgate/*.conf $(DESTDIR)$(SYSCONFDIR)/fsgate/
-	install -m 0644 etc/fsgate/rules/*.yar $(DESTDIR)$(SYSCONFDIR)/fsgate/rules/
-	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
-	for u in $(wildcard systemd/*.service); do \
-		sed -e 's|@BINDIR@|$(PREFIX)/bin|g' \
-		    -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $$u \
-		    >$(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} || exit; \
+	for f in man/*.[1-8]; do \
+		install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}/$${f##*/} || exit; \
 	done
+	for f in completion/*; do \
+		[ ! -f $$f ] || install -D -m 0644 $$f \
+			$(DESTDIR)$(DATADIR)/bash-completion/completions/$${f##*/} || exit; \
+	done
+	for f in $$(find etc/fsgate -type f); do \
+		install -D -m 0644 $$f $(DESTDIR)$(SYSCONFDIR)/$${f#etc/} || exit; \
+	done
+	for f in systemd/*.service systemd/*.socket systemd/*.timer systemd/*.path; do \
+		[ ! -f $$f ] || { install -d $(DESTDIR)$(SYSTEMDUNITDIR) && \
+		sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+			$$f >$(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/} && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/}; } || exit; \
+	done
+	for f in systemd/*.d/*.conf; do \
+		[ ! -f $$f ] || install -D -m 0644 $$f $(DESTDIR)$(DATADIR)/fsgate/$$f || exit; \
+	done
+
+# fsgate.ko for a host: against the running kernel's build tree, or the
+# one of KVER=<release>, or KDIR=<build dir>. It builds in a copy of the
+# module's sources under build/module/<release>/, laid out as the DKMS
+# source tree (kmod/, include/uapi/, VERSION), so that kmod/ stays clean.
+# The KUnit suites are not copied: they never reach an installed module.
+ifdef KDIR
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+else
+KVER ?= $(shell uname -r)
+KDIR := /lib/modules/$(KVER)/build
+endif
+MOD_SRC := $(filter-out %_test.c kmod/kunit.c,$(wildcard kmod/*)) \
+	   include/uapi/linux/fsgate.h $(wildcard VERSION)
+MOD_DIR := $(B)/module/$(KVER)
+# Secure Boot: MODSIGN_KEY and MODSIGN_CERT (an enrolled MOK) sign the
+# installed module with the kernel's sign-file.
+MODSIGN_HASH ?= sha256
+
+$(MOD_DIR)/%: %
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+
+module: $(addprefix $(MOD_DIR)/,$(MOD_SRC))
+	@[ -n "$(KVER)" ] && [ -f $(KDIR)/Makefile ] || { echo \
+		"make module: no kernel build tree at '$(KDIR)' (install linux-headers-$(KVER), or set KVER= or KDIR=)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MOD_DIR)/kmod modules
+	@echo "$(MOD_DIR)/kmod/fsgate.ko is built for $(KVER)"
+
+module-install: module
+	install -D -m 0644 $(MOD_DIR)/kmod/fsgate.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/updates/fsgate.ko
+	$(if $(MODSIGN_KEY),$(KDIR)/scripts/sign-file $(MODSIGN_HASH) $(MODSIGN_KEY) \
+		$(MODSIGN_CERT) $(DESTDIR)/lib/modules/$(KVER)/updates/fsgate.ko)
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+
+# The DKMS source tree, /usr/src/fsgate-VERSION, and the modules-load.d
+# entry that loads the module at boot; then dkms add/build/install
+# fsgate/VERSION builds it for every installed kernel and again for each
+# new one.
+DKMS_DIR = $(DESTDIR)/usr/src/fsgate-$(VERSION)
+dkms-install:
+	for f in $(MOD_SRC); do install -D -m 0644 $$f $(DKMS_DIR)/$$f || exit; done
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
+	chmod 0644 $(DKMS_DIR)/dkms.conf
+	install -d $(DESTDIR)$(MODULESLOADDIR)
+	printf '# fsgate: file access gate (see fsgate(7))\nfsgate\n' \
+		>$(DESTDIR)$(MODULESLOADDIR)/fsgate.conf
+	chmod 0644 $(DESTDIR)$(MODULESLOADDIR)/fsgate.conf
+
+# Debian packages into build/deb/: fsgate-dkms, libfsgate0, libfsgate-dev,
+# fsgate (see debian/), checked with lintian.
+deb:
+	tests/debian/build-deb build/deb
 
 style:
 	tests/style $(KERNELS)
