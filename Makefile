@@ -84,7 +84,7 @@ GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
 .PHONY: all deps modules userspace guest check style demo install \
-	clean help bench bench-report progs module module-install dkms-install deb
+	clean help bench bench-report progs module module-install dkms-install deb system-test
 all: modules userspace
 
 help:
@@ -100,6 +100,7 @@ help:
 	@echo 'make module-install  into /lib/modules/<release>/updates, then depmod'
 	@echo 'make dkms-install    the DKMS source tree into /usr/src/fsgate-<version>'
 	@echo 'make deb         the Debian packages into build/deb/, checked with lintian'
+	@echo 'make system-test make check with the Debian system test (slow: ~30 min a kernel)'
 	@echo 'make bench       benchmarks in QEMU (KERNELS, MODE=reference|wall)'
 	@echo 'make bench-report  BENCHMARKS.md from the last make bench'
 	@echo 'make clean       remove build/'
@@ -381,6 +382,12 @@ style:
 check: deps
 	@$(MAKE) -s all
 	tests/check $(KERNELS)
+
+# make check with the Debian system test (tests/debian/system-test),
+# which is too slow for CI's budget: about 30 min per stock kernel.
+system-test: deps
+	@$(MAKE) -s all
+	FSGATE_SYSTEM_TEST=1 tests/check $(KERNELS)
 
 # The demo needs only the stock 6.1 kernel: no debug kernel build.
 demo:
