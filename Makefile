@@ -208,13 +208,13 @@ TOOL_LIBS_fsgate-monitor :=
 TOOL_LIBS_fsgate-scan := -lyara -lpthread
 TOOL_LIBS_fsgate-hsm := -lcrypto
 define tool_rule
-$(B)/bin/$(1): $(call TOOL_SRCS,$(1)) $(TOOLS_COMMON) $(wildcard tools/common/*.h) \
+$(B)/bin/$(1): $(call TOOL_SRCS,$(1)) $(TOOLS_COMMON) $(wildcard tools/common/*.h) $(PARSE) \
 	       $(wildcard tools/$(1)/*.h) lib/include/fsgate.h \
 	       include/uapi/linux/fsgate.h $(B)/lib/$(LIB_SONAME)
 	@mkdir -p $$(@D)
 	$$(CC) $$(USER_CFLAGS) -Ilib/include -Itools -DVERSION='"$$(VERSION)"' \
 		-DSYSCONFDIR='"$$(SYSCONFDIR)"' -o $$@ $(call TOOL_SRCS,$(1)) \
-		$$(TOOLS_COMMON) -L$$(B)/lib -lfsgate $$(TOOL_LIBS_$(1)) -ldl \
+		$$(TOOLS_COMMON) common/parse.c -L$$(B)/lib -lfsgate $$(TOOL_LIBS_$(1)) -ldl \
 		-Wl,-rpath,'$$$$ORIGIN/../lib'
 endef
 $(foreach t,$(PROGRAMS),$(eval $(call tool_rule,$(t))))

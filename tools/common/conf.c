@@ -10,6 +10,7 @@
 #include <fsgate.h>
 
 #include "conf.h"
+#include "parse.h"
 
 static char *trim(char *s)
 {
@@ -70,14 +71,9 @@ int conf_read(const char *path, int optional, conf_setter set, void *arg)
 
 int conf_uint(const char *text, unsigned long max, unsigned long *out)
 {
-	unsigned long n;
-	char *end;
+	uint32_t n;
 
-	if (!isdigit((unsigned char)*text))
-		return -1;
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (errno || *end || n > max)
+	if (parse_number(text, max, &n) < 0)
 		return -1;
 	*out = n;
 	return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/conf.h"
+#include "parse.h"
 #include "scan.h"
 
 void settings_default(struct settings *s)
@@ -34,12 +35,11 @@ static const char *add(const char **list, size_t *n, const char *value)
 
 static const char *verdict(const char *value, int *allow)
 {
-	if (!strcmp(value, "allow"))
-		*allow = 1;
-	else if (!strcmp(value, "deny"))
-		*allow = 0;
-	else
+	uint32_t v;
+
+	if (parse_verdict(value, &v) < 0)
 		return "neither allow nor deny";
+	*allow = v == FSGATE_VERDICT_ALLOW;
 	return NULL;
 }
 
