@@ -73,22 +73,37 @@ int fsgate_init_check(const struct fsgate_init *init)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_check);
 
+/*
+ * The open flags of an event's fd. Anything but a regular file or a
+ * directory (a FIFO, a socket, a device) gets an O_PATH fd: its own open
+ * would block (a FIFO without a writer), fail (a socket) or act (a
+ * device) on the daemon's behalf, and an O_PATH open runs none of it.
+ */
+static int fsgate_event_f_flags(struct fsgate_group *group,
+				const struct path *path)
+{
+	if (d_is_reg(path->dentry) || d_is_dir(path->dentry))
+		return group->event_f_flags;
+	return O_PATH | (group->event_f_flags & O_CLOEXEC);
+}
+
 /* Open the fd an event carries; it raises no events of its own. */
 static int fsgate_event_open_fd(struct fsgate_group *group,
 				struct fsgate_event *event, struct file **file)
 {
-	int fd = get_unused_fd_flags(group->event_f_flags);
+	int flags = fsgate_event_f_flags(group, &event->path);
+	int fd = get_unused_fd_flags(flags);
 
 	if (fd < 0)
 		return fd;
-	*file = dentry_open(&event->path, group->event_f_flags | __FMODE_NONOTIFY,
+	*file = dentry_open(&event->path, flags | __FMODE_NONOTIFY,
 			    current_cred());
 	if (IS_ERR(*file)) {
 		put_unused_fd(fd);
 		return PTR_ERR(*file);
 	}
 	/* Writes through it raise no events: decide the file anew. */
-	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
+	if ((flags & O_ACCMODE) != O_RDONLY && !(flags & O_PATH))
 		fsgate_subs_forget_verdicts(d_inode(event->path.dentry));
 	return fd;
 }
