@@ -108,6 +108,22 @@ static int fsgate_event_open_fd(struct fsgate_group *group,
 	return fd;
 }
 
+/*
+ * An event's fd could not be opened: the group cannot judge the access,
+ * so a permission event is denied; the reader goes on to the next event.
+ */
+static void fsgate_event_unopened(struct fsgate_group *group,
+				  struct fsgate_event *event, int err)
+{
+	bool perm = fsgate_is_perm(event);
+
+	if (perm)
+		fsgate_perm_unopened(fsgate_perm_of(event));
+	fsgate_group_log(warn, group,
+			 "cannot open an event's fd (error %d)%s\n", err,
+			 perm ? "; access denied" : "; event dropped");
+}
+
 /* Copy one event out, with a new fd for its file; return its length. */
 static ssize_t fsgate_event_copy(struct fsgate_group *group,
 				 struct fsgate_event *event, char __user *buf)
@@ -125,8 +141,10 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 
 	if (event->path.dentry) {
 		fd = fsgate_event_open_fd(group, event, &file);
-		if (fd < 0)
+		if (fd < 0) {
+			fsgate_event_unopened(group, event, fd);
 			return fd;
+		}
 		meta.fd = fd;
 	}
 	if (copy_to_user(buf, &meta, sizeof(meta))) {
@@ -159,8 +177,13 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
  * unless O_NONBLOCK.
  *
  * Context: process context, may sleep.
+ * An event whose fd cannot be opened is dropped (a permission event is
+ * denied: see fsgate_event_unopened()) and the read goes on with the
+ * next one; its error is returned only if nothing else was read.
+ *
  * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
- * -ERESTARTSYS; -EFAULT; or the error opening the first event's fd.
+ * -ERESTARTSYS; -EFAULT; or, if no event was read, the error opening the
+ * first event's fd that could not be opened.
  */
 static ssize_t fsgate_read_events(struct fsgate_group *group,
 				  struct file *file, char __user *buf,
@@ -169,7 +192,7 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct fsgate_event *event;
 	char __user *start = buf;
-	ssize_t ret;
+	ssize_t ret, open_err = 0;
 
 	add_wait_queue(&group->wq, &wait);
 	for (;;) {
@@ -179,8 +202,8 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			break;
 		}
 		if (!event) {
-			ret = -EAGAIN;
-			if (file->f_flags & O_NONBLOCK || start != buf)
+			ret = open_err ?: -EAGAIN;
+			if (file->f_flags & O_NONBLOCK || start != buf || open_err)
 				break;
 			ret = -ERESTARTSYS;
 			if (signal_pending(current))
@@ -189,11 +212,16 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			continue;
 		}
 		ret = fsgate_event_copy(group, event, buf);
-		if (ret < 0 && fsgate_is_perm(event))
+		if (ret == -EFAULT && fsgate_is_perm(event))
 			fsgate_perm_unreport(fsgate_perm_of(event));
 		fsgate_event_done(group, event);
-		if (ret < 0)
+		if (ret == -EFAULT)
 			break;
+		if (ret < 0) {
+			/* Unopened, denied: go on with the next event. */
+			open_err = open_err ?: ret;
+			continue;
+		}
 		buf += ret;
 		count -= ret;
 	}

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -162,6 +164,186 @@ TEST_F(harden, socket_event_fd_is_o_path)
 	special_open(_metadata, self->obj, O_RDONLY, S_IFSOCK, ENXIO,
 		     self->file);
 	close(s);
+}
+
+/* Copy the program behind /bin/sleep to @dst; 0 or -1. */
+static int copy_sleep(const char *dst)
+{
+	char src[PATH_MAX], buf[65536];
+	int in, out = -1;
+	ssize_t n;
+
+	if (!realpath("/bin/sleep", src))
+		return -1;
+	in = open(src, O_RDONLY);
+	if (in >= 0)
+		out = open(dst, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	close(in);
+	if (out < 0 || close(out))
+		return -1;
+	return 0;
+}
+
+/* Run @prog as "sleep 60"; return once it is running, with its pid. */
+static pid_t run_prog(const char *prog)
+{
+	char exe[64], target[PATH_MAX];
+	pid_t pid = fork();
+	ssize_t n;
+	int i;
+
+	if (!pid) {
+		close_range(3, ~0U, 0);
+		execl(prog, "sleep", "60", (char *)NULL);
+		_exit(errno);
+	}
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
+	for (i = 0; i < WAIT_MS / 10; i++) {
+		n = readlink(exe, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			if (!strcmp(target, prog))
+				return pid;
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* Wait until @g holds @bytes of events. */
+static int queued(int g, int bytes)
+{
+	int i, n;
+
+	for (i = 0; i < WAIT_MS / 10; i++) {
+		if (ioctl(g, FIONREAD, &n) == 0 && n >= bytes)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * In-tree fanotify, on the same object: the event fd cannot be opened,
+ * read() fails with @err and the access is denied.
+ */
+static void fanotify_unopenable(struct __test_metadata *_metadata,
+				const char *dir, const char *path, int err)
+{
+	struct fanotify_event_metadata ev;
+	struct rlimit rl, low;
+	int f, free_fd;
+	pid_t pid;
+
+	f = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK,
+			  (err == ETXTBSY ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				   FAN_OPEN_PERM, AT_FDCWD, dir));
+	pid = spawn_open(path, O_RDONLY, 0);
+	ASSERT_TRUE(queued(f, sizeof(ev)));
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
+	free_fd = dup(0);
+	close(free_fd);
+	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl.rlim_max };
+	if (err == EMFILE)
+		ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	EXPECT_EQ(-1, read(f, &ev, sizeof(ev)));
+	EXPECT_EQ(err, errno);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	EXPECT_EQ(EPERM, reap(pid));
+	close(f);
+}
+
+/*
+ * An HSM's writable event fd cannot be opened on a running program
+ * (ETXTBSY): the access is denied and counted, and the same read()
+ * delivers the next event.
+ */
+TEST_F(harden, etxtbsy_denies_and_reads_on)
+{
+	struct fanotify_event_metadata ev[2];
+	struct fsgate_stats st;
+	pid_t prog, pid1, pid2;
+	int g;
+
+	ASSERT_EQ(0, copy_sleep(self->obj));
+	prog = run_prog(self->obj);
+	ASSERT_LT(0, prog);
+
+	fanotify_unopenable(_metadata, self->dir, self->obj, ETXTBSY);
+
+	g = hsm_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN_PERM, AT_FDCWD, self->dir));
+	pid1 = spawn_open(self->obj, O_RDONLY, 0);
+	ASSERT_TRUE(queued(g, sizeof(ev[0])));
+	pid2 = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_TRUE(queued(g, 2 * sizeof(ev[0])));
+	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
+	ASSERT_LE(0, ev[0].fd);
+	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
+	EXPECT_EQ(EPERM, reap(pid1));
+	EXPECT_EQ(0, reap(pid2));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.unopened);
+	EXPECT_EQ(st.asked, st.answered + st.timedout + st.orphaned +
+		  st.cancelled + st.perm_overflows + st.unopened + st.pending);
+	close(g);
+	kill(prog, SIGKILL);
+	reap(prog);
+}
+
+/*
+ * A listener out of fds (RLIMIT_NOFILE) cannot open event fds: the
+ * accesses are denied and counted, read() says EMFILE, and once fds are
+ * free again the next event is delivered.
+ */
+TEST_F(harden, emfile_denies_and_reads_on)
+{
+	struct fanotify_event_metadata ev[2];
+	struct fsgate_stats st;
+	struct rlimit rl, low;
+	pid_t pid1, pid2;
+	int g, free_fd;
+
+	fanotify_unopenable(_metadata, self->dir, self->file, EMFILE);
+
+	g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
+		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN_PERM, AT_FDCWD, self->dir));
+	pid1 = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_TRUE(queued(g, sizeof(ev[0])));
+	pid2 = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_TRUE(queued(g, 2 * sizeof(ev[0])));
+
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
+	free_fd = dup(0);
+	ASSERT_LE(0, free_fd);
+	close(free_fd);
+	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl.rlim_max };
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	EXPECT_EQ(-1, read(g, ev, sizeof(ev)));
+	EXPECT_EQ(EMFILE, errno);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	EXPECT_EQ(EPERM, reap(pid1));
+	EXPECT_EQ(EPERM, reap(pid2));
+
+	pid1 = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
+	ASSERT_LE(0, ev[0].fd);
+	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
+	EXPECT_EQ(0, reap(pid1));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(2, st.unopened);
+	close(g);
 }
 
 TEST_HARNESS_MAIN
