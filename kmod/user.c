@@ -488,9 +488,10 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  *
  * Context: process context, may sleep.
  * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
- * -EBADF, -ENOENT, -ENOTDIR, -EACCES and other lookup errors for the
- * object; -ENOENT to remove a mark that does not exist; -ENOSPC past
- * max_marks; -ENOMEM.
+ * -EPERM for a mount or filesystem mark without CAP_SYS_ADMIN; -EBADF,
+ * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
+ * other lookup errors for the object; -ENOENT to remove a mark that does
+ * not exist; -ENOSPC past max_marks; -ENOMEM.
  */
 static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 {
@@ -508,6 +509,13 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	if (ret)
 		return ret;
 	type = mark.flags & FSGATE_MARK_TYPES;
+	/*
+	 * As fanotify: mount and filesystem marks need CAP_SYS_ADMIN of the
+	 * caller, not only of the group's maker, whose fd may have been
+	 * inherited by an unprivileged process.
+	 */
+	if (type != FSGATE_MARK_INODE && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if (mark.flags & FSGATE_MARK_FLUSH) {
 		nofs = fsgate_marks_lock();
 		fsgate_subs_flush(group, type);

@@ -8,6 +8,7 @@
  * the test itself reads and answers for its group.
  */
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -343,6 +344,92 @@ TEST_F(harden, emfile_denies_and_reads_on)
 	EXPECT_EQ(0, reap(pid1));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2, st.unopened);
+	close(g);
+}
+
+/* The mark requests an unprivileged holder of a group fd tries. */
+enum { M_FS, M_MOUNT, M_SECRET, M_OPEN, M_FLUSH_FS, M_COUNT };
+
+/*
+ * In a child that dropped to uid and gid 65534 (no capabilities), try
+ * each request with @g (fsgate when @fsgate, else fanotify); the errno
+ * of each, 0 for success, in @res.
+ */
+static int unprivileged_marks(int g, int fsgate, const char *dir,
+			      const char *secret, const char *open_file,
+			      int *res)
+{
+	const unsigned int type[M_COUNT] = {
+		FAN_MARK_FILESYSTEM, FAN_MARK_MOUNT, FAN_MARK_INODE,
+		FAN_MARK_INODE, FAN_MARK_FILESYSTEM,
+	};
+	const char *path[M_COUNT] = { dir, dir, secret, open_file, NULL };
+	int p[2], i, r;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(1);
+		for (i = 0; i < M_COUNT; i++) {
+			unsigned int cmd = path[i] ? FAN_MARK_ADD : FAN_MARK_FLUSH;
+
+			if (fsgate)
+				r = fsgate_mark(g, cmd | type[i],
+						path[i] ? FAN_OPEN : 0,
+						AT_FDCWD, path[i]);
+			else
+				r = fanotify_mark(g, cmd | type[i],
+						  path[i] ? FAN_OPEN : 0,
+						  AT_FDCWD, path[i]);
+			res[i] = r ? errno : 0;
+		}
+		_exit(write(p[1], res, M_COUNT * sizeof(*res)) !=
+		      (ssize_t)(M_COUNT * sizeof(*res)));
+	}
+	close(p[1]);
+	r = read(p[0], res, M_COUNT * sizeof(*res));
+	close(p[0]);
+	if (reap(pid) || r != (int)(M_COUNT * sizeof(*res)))
+		return -1;
+	return 0;
+}
+
+/*
+ * A group fd inherited by a process that dropped its privileges: mount
+ * and filesystem marks need CAP_SYS_ADMIN (EPERM), an inode mark needs
+ * read permission on the object (EACCES); as in-tree fanotify.
+ */
+TEST_F(harden, inherited_fd_needs_privilege_to_mark)
+{
+	const int want[M_COUNT] = { EPERM, EPERM, EACCES, 0, EPERM };
+	char secret[96];
+	int res[M_COUNT], i, f, g, fd;
+
+	snprintf(secret, sizeof(secret), "%s/secret", self->dir);
+	fd = open(secret, O_CREAT | O_WRONLY, 0600);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+
+	f = fanotify_init(FAN_CLASS_NOTIF, O_RDONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, unprivileged_marks(f, 0, self->dir, secret, self->file,
+					res));
+	for (i = 0; i < M_COUNT; i++)
+		EXPECT_EQ(want[i], res[i]) TH_LOG("fanotify request %d", i);
+	close(f);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, unprivileged_marks(g, 1, self->dir, secret, self->file,
+					res));
+	for (i = 0; i < M_COUNT; i++)
+		EXPECT_EQ(want[i], res[i]) TH_LOG("fsgate request %d", i);
 	close(g);
 }
 
