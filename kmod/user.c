@@ -461,6 +461,27 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 	return ret;
 }
 
+/*
+ * The objects fanotify refuses to mark: permission events on filesystems
+ * whose opens take unusual locks (procfs: FS_DISALLOW_NOTIFY_PERM), and
+ * kernel-internal filesystems (SB_NOUSER: pipefs, the anon-inode mount),
+ * whose mount or filesystem mark would gate every pipe or anon-inode fd,
+ * the group's own included. fsgate refuses inode marks there too: an
+ * anon inode is shared by every fd of its kind.
+ */
+static int fsgate_mark_supported(const struct fsgate_mark *mark,
+				 const struct path *path)
+{
+	struct super_block *sb = path->mnt->mnt_sb;
+
+	if ((mark->mask & FSGATE_PERM_EVENTS) &&
+	    (sb->s_type->fs_flags & FS_DISALLOW_NOTIFY_PERM))
+		return -EINVAL;
+	if (sb->s_flags & SB_NOUSER)
+		return -EINVAL;
+	return 0;
+}
+
 static void fsgate_mark_key(struct fsgate_key *key, u32 type,
 			    const struct path *path)
 {
@@ -487,7 +508,8 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  * apart.
  *
  * Context: process context, may sleep.
- * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
+ * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check())
+ * or an object fanotify refuses to mark (see fsgate_mark_supported());
  * -EPERM for a mount or filesystem mark without CAP_SYS_ADMIN; -EBADF,
  * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
  * other lookup errors for the object; -ENOENT to remove a mark that does
@@ -526,6 +548,13 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	ret = fsgate_mark_path(&mark, &path);
 	if (ret)
 		return ret;
+	if (mark.flags & FSGATE_MARK_ADD) {
+		ret = fsgate_mark_supported(&mark, &path);
+		if (ret) {
+			path_put(&path);
+			return ret;
+		}
+	}
 	fsgate_mark_key(&key, type, &path);
 	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
 		change.ignore = mark.mask;

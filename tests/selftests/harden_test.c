@@ -433,4 +433,86 @@ TEST_F(harden, inherited_fd_needs_privilege_to_mark)
 	close(g);
 }
 
+/* Add a mark of @type for @mask on @path with fsgate or fanotify; errno. */
+static int try_mark(int g, int fsgate, unsigned int type, uint64_t mask,
+		    const char *path)
+{
+	int r;
+
+	if (fsgate)
+		r = fsgate_mark(g, FAN_MARK_ADD | type, mask, AT_FDCWD, path);
+	else
+		r = fanotify_mark(g, FAN_MARK_ADD | type, mask, AT_FDCWD, path);
+	return r ? errno : 0;
+}
+
+/*
+ * Permission marks on procfs (FS_DISALLOW_NOTIFY_PERM) fail with EINVAL,
+ * notification marks do not; as in-tree fanotify.
+ */
+TEST(perm_marks_on_procfs_are_refused)
+{
+	static const unsigned int types[] = {
+		FAN_MARK_INODE, FAN_MARK_MOUNT, FAN_MARK_FILESYSTEM,
+	};
+	int f, g, i;
+
+	f = fanotify_init(FAN_CLASS_CONTENT, O_RDONLY);
+	ASSERT_LE(0, f);
+	g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
+		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(EINVAL, try_mark(f, 0, types[i], FAN_OPEN_PERM,
+					   "/proc/self/status"));
+		EXPECT_EQ(EINVAL, try_mark(g, 1, types[i], FAN_OPEN_PERM,
+					   "/proc/self/status"));
+		EXPECT_EQ(0, try_mark(f, 0, types[i], FAN_OPEN,
+				      "/proc/self/status"));
+		EXPECT_EQ(0, try_mark(g, 1, types[i], FAN_OPEN,
+				      "/proc/self/status"));
+	}
+	close(f);
+	close(g);
+}
+
+/*
+ * Mount and filesystem marks on kernel-internal filesystems (SB_NOUSER:
+ * a pipe's pipefs, reached through /proc/self/fd) fail with EINVAL, as
+ * in-tree fanotify. fsgate refuses an inode mark there too, which
+ * fanotify accepts.
+ */
+TEST(marks_on_internal_mounts_are_refused)
+{
+	static const unsigned int types[] = {
+		FAN_MARK_MOUNT, FAN_MARK_FILESYSTEM,
+	};
+	char path[64];
+	int f, g, i, p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
+	f = fanotify_init(FAN_CLASS_CONTENT, O_RDONLY);
+	ASSERT_LE(0, f);
+	g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
+		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(EINVAL, try_mark(f, 0, types[i], FAN_OPEN, path));
+		EXPECT_EQ(EINVAL, try_mark(g, 1, types[i], FAN_OPEN, path));
+		EXPECT_EQ(EINVAL, try_mark(f, 0, types[i], FAN_ACCESS_PERM,
+					   path));
+		EXPECT_EQ(EINVAL, try_mark(g, 1, types[i], FAN_ACCESS_PERM,
+					   path));
+	}
+	EXPECT_EQ(0, try_mark(f, 0, FAN_MARK_INODE, FAN_OPEN, path));
+	EXPECT_EQ(EINVAL, try_mark(g, 1, FAN_MARK_INODE, FAN_OPEN, path));
+	EXPECT_EQ(EINVAL, try_mark(g, 1, FAN_MARK_INODE, FAN_ACCESS_PERM,
+				   path));
+	close(f);
+	close(g);
+	close(p[0]);
+	close(p[1]);
+}
+
 TEST_HARNESS_MAIN
