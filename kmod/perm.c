@@ -109,7 +109,7 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 /**
  * fsgate_perm_ask() - ask a group about an access
  * @group: the group, referenced by the caller until fsgate_perm_wait()
- * @mask: FAN_*_PERM bit, with FAN_ONDIR for a directory
+ * @mask: FAN_*_PERM bit
  * @path: the file
  * @verdict: set when the group cannot be asked
  *

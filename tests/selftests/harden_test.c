@@ -515,4 +515,39 @@ TEST(marks_on_internal_mounts_are_refused)
 	close(p[1]);
 }
 
+/* Open and close @dir, then read the mask of the first event of @g. */
+static uint64_t dir_open_mask(int g, const char *dir)
+{
+	struct fanotify_event_metadata ev;
+
+	close(open(dir, O_RDONLY | O_DIRECTORY));
+	if (!readable(g, WAIT_MS) || read(g, &ev, sizeof(ev)) != sizeof(ev))
+		return 0;
+	close(ev.fd);
+	return ev.mask;
+}
+
+/*
+ * Issue 13 item 13: in fd mode FAN_ONDIR is never in a reported mask, for
+ * in-tree fanotify and fsgate alike.
+ */
+TEST_F(harden, ondir_is_not_reported)
+{
+	const uint64_t mask = FAN_OPEN | FAN_ONDIR;
+	int f, g;
+
+	f = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD, mask, AT_FDCWD, self->dir));
+	EXPECT_EQ(FAN_OPEN, dir_open_mask(f, self->dir));
+	close(f);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, mask, AT_FDCWD, self->dir));
+	EXPECT_EQ(FAN_OPEN, dir_open_mask(g, self->dir));
+	close(g);
+}
+
 TEST_HARNESS_MAIN
