@@ -387,8 +387,8 @@ out_put:
  *
  * Context: any.
  * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
- * missing event bits, permission events for a notification group, or
- * non-zero reserved fields.
+ * missing event bits (a removal may name only event flags), permission
+ * events for a notification group, or non-zero reserved fields.
  */
 int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 {
@@ -410,7 +410,9 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 	if (action == FSGATE_MARK_FLUSH)
 		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
 		       -EINVAL : 0;
-	if (!(mark->mask & FSGATE_EVENTS))
+	/* As fanotify, a removal may name only FAN_ONDIR or FAN_EVENT_ON_CHILD. */
+	if (!(mark->mask & FSGATE_EVENTS) &&
+	    !(action == FSGATE_MARK_REMOVE && mark->mask))
 		return -EINVAL;
 	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
 		return -EINVAL;

@@ -550,4 +550,32 @@ TEST_F(harden, ondir_is_not_reported)
 	close(g);
 }
 
+/*
+ * Issue 13 item 15: FAN_MARK_REMOVE with only FAN_EVENT_ON_CHILD or only
+ * FAN_ONDIR is accepted, by fanotify and fsgate alike.
+ */
+TEST_F(harden, remove_event_flags_alone)
+{
+	const uint64_t mask = FAN_OPEN | FAN_ONDIR | FAN_EVENT_ON_CHILD;
+	int f, g;
+
+	f = fanotify_init(FAN_CLASS_NOTIF, O_RDONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD, mask, AT_FDCWD, self->dir));
+	EXPECT_EQ(0, fanotify_mark(f, FAN_MARK_REMOVE, FAN_EVENT_ON_CHILD,
+				   AT_FDCWD, self->dir));
+	EXPECT_EQ(0, fanotify_mark(f, FAN_MARK_REMOVE, FAN_ONDIR, AT_FDCWD,
+				   self->dir));
+	close(f);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, mask, AT_FDCWD, self->dir));
+	EXPECT_EQ(0, fsgate_mark(g, FSGATE_MARK_REMOVE, FAN_EVENT_ON_CHILD,
+				 AT_FDCWD, self->dir)) TH_LOG("%m");
+	EXPECT_EQ(0, fsgate_mark(g, FSGATE_MARK_REMOVE, FAN_ONDIR, AT_FDCWD,
+				 self->dir)) TH_LOG("%m");
+	close(g);
+}
+
 TEST_HARNESS_MAIN
