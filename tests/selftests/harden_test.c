@@ -578,4 +578,48 @@ TEST_F(harden, remove_event_flags_alone)
 	close(g);
 }
 
+/* Open and close @dir; the union of the masks @g reads about it. */
+static uint64_t dir_masks(int g, const char *dir)
+{
+	struct fanotify_event_metadata ev;
+	uint64_t mask = 0;
+
+	close(open(dir, O_RDONLY | O_DIRECTORY));
+	while (readable(g, 300) && read(g, &ev, sizeof(ev)) == sizeof(ev)) {
+		mask |= ev.mask;
+		close(ev.fd);
+	}
+	return mask;
+}
+
+/*
+ * Issue 13 item 14: an inode mark on a directory without FAN_ONDIR does
+ * not report the directory's own opens, even when another mark of the
+ * group (here its filesystem mark) has FAN_ONDIR; as in-tree fanotify.
+ */
+TEST_F(harden, dir_mark_without_ondir_is_silent)
+{
+	const uint64_t fs_mask = FAN_CLOSE_NOWRITE | FAN_ONDIR;
+	int f, g;
+
+	f = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				   fs_mask, AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD, FAN_OPEN |
+				   FAN_EVENT_ON_CHILD, AT_FDCWD, self->dir));
+	EXPECT_EQ(FAN_CLOSE_NOWRITE, dir_masks(f, self->dir));
+	close(f);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 fs_mask, AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN |
+				 FAN_EVENT_ON_CHILD, AT_FDCWD, self->dir));
+	EXPECT_EQ(FAN_CLOSE_NOWRITE, dir_masks(g, self->dir));
+	close(g);
+}
+
 TEST_HARNESS_MAIN
