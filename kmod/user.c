@@ -13,6 +13,7 @@
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
@@ -427,7 +428,10 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mark_check);
 
-/* Resolve the object of a mark request, as fanotify_mark(2) does. */
+/*
+ * Resolve the object of a mark request, as fanotify_mark(2) says (the
+ * kernel's fanotify gives EBADF for AT_FDCWD without a pathname).
+ */
 static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 {
 	const char __user *name = u64_to_user_ptr(mark->pathname);
@@ -435,7 +439,10 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 	struct file *file;
 	int ret;
 
-	if (!name) {
+	if (!name && mark->dirfd == AT_FDCWD) {
+		/* fanotify_mark(2): AT_FDCWD alone is the current directory. */
+		get_fs_pwd(current->fs, path);
+	} else if (!name) {
 		file = fget(mark->dirfd);
 		if (!file)
 			return -EBADF;

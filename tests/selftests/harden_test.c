@@ -622,4 +622,39 @@ TEST_F(harden, dir_mark_without_ondir_is_silent)
 	close(g);
 }
 
+/*
+ * Issue 13 item 17: AT_FDCWD without a pathname marks the current
+ * directory, as fanotify_mark(2) and fsgate's uapi say. In-tree fanotify
+ * says EBADF on these kernels, against its manual; fsgate follows the
+ * manual.
+ */
+TEST_F(harden, at_fdcwd_alone_marks_the_current_directory)
+{
+	struct fanotify_event_metadata ev;
+	char cwd[PATH_MAX];
+	int f, g;
+
+	ASSERT_NE(NULL, getcwd(cwd, sizeof(cwd)));
+	ASSERT_EQ(0, chdir(self->dir));
+	f = fanotify_init(FAN_CLASS_NOTIF, O_RDONLY);
+	ASSERT_LE(0, f);
+	EXPECT_EQ(-1, fanotify_mark(f, FAN_MARK_ADD, FAN_OPEN, AT_FDCWD, NULL));
+	EXPECT_EQ(EBADF, errno);
+	close(f);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_ONLYDIR,
+				 FAN_OPEN | FAN_EVENT_ON_CHILD, AT_FDCWD, NULL))
+		TH_LOG("%m");
+	close(open(self->file, O_RDONLY));
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	ASSERT_EQ(sizeof(ev), read(g, &ev, sizeof(ev)));
+	EXPECT_EQ(FAN_OPEN, ev.mask);
+	close(ev.fd);
+	close(g);
+	ASSERT_EQ(0, chdir(cwd));
+}
+
 TEST_HARNESS_MAIN
