@@ -227,6 +227,34 @@ static int queued(int g, int bytes)
 	return 0;
 }
 
+/* Fork opens of @a then @b; return once @g holds both events. */
+static int queue_two(int g, const char *a, const char *b, pid_t *pid)
+{
+	const size_t len = sizeof(struct fanotify_event_metadata);
+
+	pid[0] = spawn_open(a, O_RDONLY, 0);
+	if (!queued(g, len))
+		return -1;
+	pid[1] = spawn_open(b, O_RDONLY, 0);
+	return queued(g, 2 * len) ? 0 : -1;
+}
+
+/* Lower RLIMIT_NOFILE so that no fd can be opened; the old one in @rl. */
+static int lower_nofile(struct rlimit *rl)
+{
+	struct rlimit low;
+	int free_fd;
+
+	if (getrlimit(RLIMIT_NOFILE, rl))
+		return -1;
+	free_fd = dup(0);	/* the lowest free number */
+	if (free_fd < 0)
+		return -1;
+	close(free_fd);
+	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl->rlim_max };
+	return setrlimit(RLIMIT_NOFILE, &low);
+}
+
 /*
  * In-tree fanotify, on the same object: the event fd cannot be opened,
  * read() fails with @err and the access is denied.
@@ -235,9 +263,9 @@ static void fanotify_unopenable(struct __test_metadata *_metadata,
 				const char *dir, const char *path, int err)
 {
 	struct fanotify_event_metadata ev;
-	struct rlimit rl, low;
-	int f, free_fd;
+	struct rlimit rl;
 	pid_t pid;
+	int f;
 
 	f = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK,
 			  (err == ETXTBSY ? O_RDWR : O_RDONLY) | O_CLOEXEC);
@@ -247,11 +275,8 @@ static void fanotify_unopenable(struct __test_metadata *_metadata,
 	pid = spawn_open(path, O_RDONLY, 0);
 	ASSERT_TRUE(queued(f, sizeof(ev)));
 	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
-	free_fd = dup(0);
-	close(free_fd);
-	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl.rlim_max };
 	if (err == EMFILE)
-		ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+		ASSERT_EQ(0, lower_nofile(&rl));
 	EXPECT_EQ(-1, read(f, &ev, sizeof(ev)));
 	EXPECT_EQ(err, errno);
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
@@ -268,7 +293,7 @@ TEST_F(harden, etxtbsy_denies_and_reads_on)
 {
 	struct fanotify_event_metadata ev[2];
 	struct fsgate_stats st;
-	pid_t prog, pid1, pid2;
+	pid_t prog, pid[2];
 	int g;
 
 	ASSERT_EQ(0, copy_sleep(self->obj));
@@ -281,15 +306,12 @@ TEST_F(harden, etxtbsy_denies_and_reads_on)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 				 FAN_OPEN_PERM, AT_FDCWD, self->dir));
-	pid1 = spawn_open(self->obj, O_RDONLY, 0);
-	ASSERT_TRUE(queued(g, sizeof(ev[0])));
-	pid2 = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_TRUE(queued(g, 2 * sizeof(ev[0])));
+	ASSERT_EQ(0, queue_two(g, self->obj, self->file, pid));
 	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
 	ASSERT_LE(0, ev[0].fd);
 	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
-	EXPECT_EQ(EPERM, reap(pid1));
-	EXPECT_EQ(0, reap(pid2));
+	EXPECT_EQ(EPERM, reap(pid[0]));
+	EXPECT_EQ(0, reap(pid[1]));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.unopened);
 	EXPECT_EQ(st.asked, st.answered + st.timedout + st.orphaned +
@@ -308,40 +330,28 @@ TEST_F(harden, emfile_denies_and_reads_on)
 {
 	struct fanotify_event_metadata ev[2];
 	struct fsgate_stats st;
-	struct rlimit rl, low;
-	pid_t pid1, pid2;
-	int g, free_fd;
+	struct rlimit rl;
+	pid_t pid[2];
+	int g;
 
 	fanotify_unopenable(_metadata, self->dir, self->file, EMFILE);
 
-	g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
-		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	g = open_gate(self->dir);
 	ASSERT_LE(0, g);
-	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-				 FAN_OPEN_PERM, AT_FDCWD, self->dir));
-	pid1 = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_TRUE(queued(g, sizeof(ev[0])));
-	pid2 = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_TRUE(queued(g, 2 * sizeof(ev[0])));
-
-	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
-	free_fd = dup(0);
-	ASSERT_LE(0, free_fd);
-	close(free_fd);
-	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl.rlim_max };
-	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	ASSERT_EQ(0, queue_two(g, self->file, self->file, pid));
+	ASSERT_EQ(0, lower_nofile(&rl));
 	EXPECT_EQ(-1, read(g, ev, sizeof(ev)));
 	EXPECT_EQ(EMFILE, errno);
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
-	EXPECT_EQ(EPERM, reap(pid1));
-	EXPECT_EQ(EPERM, reap(pid2));
+	EXPECT_EQ(EPERM, reap(pid[0]));
+	EXPECT_EQ(EPERM, reap(pid[1]));
 
-	pid1 = spawn_open(self->file, O_RDONLY, 0);
+	pid[0] = spawn_open(self->file, O_RDONLY, 0);
 	ASSERT_TRUE(readable(g, WAIT_MS));
 	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
 	ASSERT_LE(0, ev[0].fd);
 	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
-	EXPECT_EQ(0, reap(pid1));
+	EXPECT_EQ(0, reap(pid[0]));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2, st.unopened);
 	close(g);
