@@ -117,10 +117,12 @@ static unsigned int fsgate_count(struct fsnotify_iter_info *iter,
 /*
  * Collect, for every group with subs that apply to an event on @path, the
  * union of its marks and ignore masks; returns how many groups, at most
- * @max (then some may be missing).
+ * @max (then some may be missing). As fanotify, a mark without FAN_ONDIR
+ * adds nothing to a directory's event (@mask has FS_ISDIR), whatever the
+ * group's other marks ask.
  */
 static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
-				   const struct path *path,
+				   const struct path *path, u32 mask,
 				   struct fsgate_match *matches,
 				   unsigned int max)
 {
@@ -138,7 +140,8 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 			m = fsgate_match_slot(matches, &n, max, sub->group);
 			if (!m)
 				return n;
-			m->marks |= sub->mask;
+			if (!(mask & FS_ISDIR) || (sub->mask & FAN_ONDIR))
+				m->marks |= sub->mask;
 			m->ignore |= READ_ONCE(sub->ignore);
 		}
 	return n;
@@ -217,13 +220,13 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 		rcu_read_unlock();
 		return 0;
 	}
-	n = fsgate_collect(iter, path, matches, max);
+	n = fsgate_collect(iter, path, mask, matches, max);
 	if (n == max) {
 		/* Many groups: count them all, then do it again on the heap. */
 		max = fsgate_count(iter, path);
 		matches = kmalloc_array(max, sizeof(*matches), GFP_ATOMIC);
 		if (matches)
-			n = fsgate_collect(iter, path, matches, max);
+			n = fsgate_collect(iter, path, mask, matches, max);
 		else
 			matches = stack;
 		partial = matches == stack;

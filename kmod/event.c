@@ -34,10 +34,11 @@ MODULE_PARM_DESC(max_queued_events,
  * @ignore: union of the group's ignore masks on the objects involved
  *
  * As fanotify: a directory's events need FAN_ONDIR in the marks, and
- * ignore masks win over marks.
+ * ignore masks win over marks. As fanotify in fd mode, FAN_ONDIR itself
+ * is never reported: the event's fd says what the object is.
  *
  * Context: any.
- * Return: the FAN_* bits to report (FAN_ONDIR for a directory), or 0.
+ * Return: the FAN_* event bits to report, or 0.
  */
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 {
@@ -45,11 +46,8 @@ u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 
 	if (!mask)
 		return 0;
-	if (event & FS_ISDIR) {
-		if (!(marks & FAN_ONDIR))
-			return 0;
-		mask |= FAN_ONDIR;
-	}
+	if ((event & FS_ISDIR) && !(marks & FAN_ONDIR))
+		return 0;
 	return mask;
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_event_mask);

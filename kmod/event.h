@@ -16,7 +16,7 @@ struct pid;
 /**
  * struct fsgate_event - an event waiting to be read
  * @node: entry in the group's queue, under its @queue_lock
- * @mask: FAN_* bits, FAN_ONDIR included
+ * @mask: FAN_* event bits, as reported
  * @path: the file, pinned; empty for the overflow event
  * @pid: the process (or thread, with FSGATE_REPORT_TID) that caused it
  */

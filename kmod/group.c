@@ -139,6 +139,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.cancelled = atomic64_read(&group->perm.cancelled),
 		.perm_overflows = atomic64_read(&group->perm.overflows),
 		.cached = atomic64_read(&group->perm.cached),
+		.unopened = atomic64_read(&group->perm.unopened),
 	};
 }
 

@@ -96,6 +96,7 @@ struct fsgate_group {
 		atomic64_t cancelled;
 		atomic64_t overflows;
 		atomic64_t cached;
+		atomic64_t unopened;
 	} perm;
 };
 

@@ -109,7 +109,7 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 /**
  * fsgate_perm_ask() - ask a group about an access
  * @group: the group, referenced by the caller until fsgate_perm_wait()
- * @mask: FAN_*_PERM bit, with FAN_ONDIR for a directory
+ * @mask: FAN_*_PERM bit
  * @path: the file
  * @verdict: set when the group cannot be asked
  *
@@ -253,6 +253,24 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd)
 	spin_unlock(&perm->group->queue_lock);
 }
 
+/* Resolve a reported event nobody can answer with @verdict; count it. */
+static void fsgate_perm_drop(struct fsgate_perm *perm, int verdict,
+			     atomic64_t *counter)
+{
+	struct fsgate_group *group = perm->group;
+	bool resolved = false;
+
+	spin_lock(&group->queue_lock);
+	if (perm->state == FSGATE_PERM_REPORTED) {
+		fsgate_perm_resolve(perm, verdict);
+		atomic64_inc(counter);
+		resolved = true;
+	}
+	spin_unlock(&group->queue_lock);
+	if (resolved)
+		wake_up_all(&group->perm_wq);
+}
+
 /**
  * fsgate_perm_unreport() - a reader failed to copy a permission event out
  * @perm: the event
@@ -265,18 +283,24 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd)
 void fsgate_perm_unreport(struct fsgate_perm *perm)
 {
 	struct fsgate_group *group = perm->group;
-	bool resolved = false;
 
-	spin_lock(&group->queue_lock);
-	if (perm->state == FSGATE_PERM_REPORTED) {
-		fsgate_perm_resolve(perm,
-				    fsgate_policy_verdict(group->timeout_verdict));
-		atomic64_inc(&group->perm.timedout);
-		resolved = true;
-	}
-	spin_unlock(&group->queue_lock);
-	if (resolved)
-		wake_up_all(&group->perm_wq);
+	fsgate_perm_drop(perm, fsgate_policy_verdict(group->timeout_verdict),
+			 &group->perm.timedout);
+}
+
+/**
+ * fsgate_perm_unopened() - a reader could not open a permission event's fd
+ * @perm: the event
+ *
+ * The group cannot judge the access, so it is denied at once (-EPERM, as
+ * fanotify denies it), unless it was resolved meanwhile; counted in the
+ * group's @unopened permission events.
+ *
+ * Context: process context; no fsgate locks held.
+ */
+void fsgate_perm_unopened(struct fsgate_perm *perm)
+{
+	fsgate_perm_drop(perm, -EPERM, &perm->group->perm.unopened);
 }
 
 /**

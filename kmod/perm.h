@@ -67,6 +67,7 @@ int fsgate_perm_wait(struct fsgate_perm *perm);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 void fsgate_perm_unreport(struct fsgate_perm *perm);
+void fsgate_perm_unopened(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
 void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);

@@ -13,6 +13,7 @@
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
@@ -73,24 +74,55 @@ int fsgate_init_check(const struct fsgate_init *init)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_check);
 
+/*
+ * The open flags of an event's fd. Anything but a regular file or a
+ * directory (a FIFO, a socket, a device) gets an O_PATH fd: its own open
+ * would block (a FIFO without a writer), fail (a socket) or act (a
+ * device) on the daemon's behalf, and an O_PATH open runs none of it.
+ */
+static int fsgate_event_f_flags(struct fsgate_group *group,
+				const struct path *path)
+{
+	if (d_is_reg(path->dentry) || d_is_dir(path->dentry))
+		return group->event_f_flags;
+	return O_PATH | (group->event_f_flags & O_CLOEXEC);
+}
+
 /* Open the fd an event carries; it raises no events of its own. */
 static int fsgate_event_open_fd(struct fsgate_group *group,
 				struct fsgate_event *event, struct file **file)
 {
-	int fd = get_unused_fd_flags(group->event_f_flags);
+	int flags = fsgate_event_f_flags(group, &event->path);
+	int fd = get_unused_fd_flags(flags);
 
 	if (fd < 0)
 		return fd;
-	*file = dentry_open(&event->path, group->event_f_flags | __FMODE_NONOTIFY,
+	*file = dentry_open(&event->path, flags | __FMODE_NONOTIFY,
 			    current_cred());
 	if (IS_ERR(*file)) {
 		put_unused_fd(fd);
 		return PTR_ERR(*file);
 	}
 	/* Writes through it raise no events: decide the file anew. */
-	if ((group->event_f_flags & O_ACCMODE) != O_RDONLY)
+	if ((flags & O_ACCMODE) != O_RDONLY && !(flags & O_PATH))
 		fsgate_subs_forget_verdicts(d_inode(event->path.dentry));
 	return fd;
+}
+
+/*
+ * An event's fd could not be opened: the group cannot judge the access,
+ * so a permission event is denied; the reader goes on to the next event.
+ */
+static void fsgate_event_unopened(struct fsgate_group *group,
+				  struct fsgate_event *event, int err)
+{
+	bool perm = fsgate_is_perm(event);
+
+	if (perm)
+		fsgate_perm_unopened(fsgate_perm_of(event));
+	fsgate_group_log(warn, group,
+			 "cannot open an event's fd (error %d)%s\n", err,
+			 perm ? "; access denied" : "; event dropped");
 }
 
 /* Copy one event out, with a new fd for its file; return its length. */
@@ -110,8 +142,10 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 
 	if (event->path.dentry) {
 		fd = fsgate_event_open_fd(group, event, &file);
-		if (fd < 0)
+		if (fd < 0) {
+			fsgate_event_unopened(group, event, fd);
 			return fd;
+		}
 		meta.fd = fd;
 	}
 	if (copy_to_user(buf, &meta, sizeof(meta))) {
@@ -144,8 +178,13 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
  * unless O_NONBLOCK.
  *
  * Context: process context, may sleep.
+ * An event whose fd cannot be opened is dropped (a permission event is
+ * denied: see fsgate_event_unopened()) and the read goes on with the
+ * next one; its error is returned only if nothing else was read.
+ *
  * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
- * -ERESTARTSYS; -EFAULT; or the error opening the first event's fd.
+ * -ERESTARTSYS; -EFAULT; or, if no event was read, the error opening the
+ * first event's fd that could not be opened.
  */
 static ssize_t fsgate_read_events(struct fsgate_group *group,
 				  struct file *file, char __user *buf,
@@ -154,7 +193,7 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct fsgate_event *event;
 	char __user *start = buf;
-	ssize_t ret;
+	ssize_t ret, open_err = 0;
 
 	add_wait_queue(&group->wq, &wait);
 	for (;;) {
@@ -164,8 +203,8 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			break;
 		}
 		if (!event) {
-			ret = -EAGAIN;
-			if (file->f_flags & O_NONBLOCK || start != buf)
+			ret = open_err ?: -EAGAIN;
+			if (file->f_flags & O_NONBLOCK || start != buf || open_err)
 				break;
 			ret = -ERESTARTSYS;
 			if (signal_pending(current))
@@ -174,11 +213,16 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			continue;
 		}
 		ret = fsgate_event_copy(group, event, buf);
-		if (ret < 0 && fsgate_is_perm(event))
+		if (ret == -EFAULT && fsgate_is_perm(event))
 			fsgate_perm_unreport(fsgate_perm_of(event));
 		fsgate_event_done(group, event);
-		if (ret < 0)
+		if (ret == -EFAULT)
 			break;
+		if (ret < 0) {
+			/* Unopened, denied: go on with the next event. */
+			open_err = open_err ?: ret;
+			continue;
+		}
 		buf += ret;
 		count -= ret;
 	}
@@ -344,8 +388,8 @@ out_put:
  *
  * Context: any.
  * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
- * missing event bits, permission events for a notification group, or
- * non-zero reserved fields.
+ * missing event bits (a removal may name only event flags), permission
+ * events for a notification group, or non-zero reserved fields.
  */
 int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 {
@@ -367,7 +411,9 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 	if (action == FSGATE_MARK_FLUSH)
 		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
 		       -EINVAL : 0;
-	if (!(mark->mask & FSGATE_EVENTS))
+	/* As fanotify, a removal may name only FAN_ONDIR or FAN_EVENT_ON_CHILD. */
+	if (!(mark->mask & FSGATE_EVENTS) &&
+	    !(action == FSGATE_MARK_REMOVE && mark->mask))
 		return -EINVAL;
 	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
 		return -EINVAL;
@@ -382,7 +428,10 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mark_check);
 
-/* Resolve the object of a mark request, as fanotify_mark(2) does. */
+/*
+ * Resolve the object of a mark request, as fanotify_mark(2) says (the
+ * kernel's fanotify gives EBADF for AT_FDCWD without a pathname).
+ */
 static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 {
 	const char __user *name = u64_to_user_ptr(mark->pathname);
@@ -390,7 +439,10 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 	struct file *file;
 	int ret;
 
-	if (!name) {
+	if (!name && mark->dirfd == AT_FDCWD) {
+		/* fanotify_mark(2): AT_FDCWD alone is the current directory. */
+		get_fs_pwd(current->fs, path);
+	} else if (!name) {
 		file = fget(mark->dirfd);
 		if (!file)
 			return -EBADF;
@@ -416,6 +468,27 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 	if (ret)
 		path_put(path);
 	return ret;
+}
+
+/*
+ * The objects fanotify refuses to mark: permission events on filesystems
+ * whose opens take unusual locks (procfs: FS_DISALLOW_NOTIFY_PERM), and
+ * kernel-internal filesystems (SB_NOUSER: pipefs, the anon-inode mount),
+ * whose mount or filesystem mark would gate every pipe or anon-inode fd,
+ * the group's own included. fsgate refuses inode marks there too: an
+ * anon inode is shared by every fd of its kind.
+ */
+static int fsgate_mark_supported(const struct fsgate_mark *mark,
+				 const struct path *path)
+{
+	struct super_block *sb = path->mnt->mnt_sb;
+
+	if ((mark->mask & FSGATE_PERM_EVENTS) &&
+	    (sb->s_type->fs_flags & FS_DISALLOW_NOTIFY_PERM))
+		return -EINVAL;
+	if (sb->s_flags & SB_NOUSER)
+		return -EINVAL;
+	return 0;
 }
 
 static void fsgate_mark_key(struct fsgate_key *key, u32 type,
@@ -444,10 +517,12 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  * apart.
  *
  * Context: process context, may sleep.
- * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check());
- * -EBADF, -ENOENT, -ENOTDIR, -EACCES and other lookup errors for the
- * object; -ENOENT to remove a mark that does not exist; -ENOSPC past
- * max_marks; -ENOMEM.
+ * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check())
+ * or an object fanotify refuses to mark (see fsgate_mark_supported());
+ * -EPERM for a mount or filesystem mark without CAP_SYS_ADMIN; -EBADF,
+ * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
+ * other lookup errors for the object; -ENOENT to remove a mark that does
+ * not exist; -ENOSPC past max_marks; -ENOMEM.
  */
 static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 {
@@ -465,6 +540,13 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	if (ret)
 		return ret;
 	type = mark.flags & FSGATE_MARK_TYPES;
+	/*
+	 * As fanotify: mount and filesystem marks need CAP_SYS_ADMIN of the
+	 * caller, not only of the group's maker, whose fd may have been
+	 * inherited by an unprivileged process.
+	 */
+	if (type != FSGATE_MARK_INODE && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if (mark.flags & FSGATE_MARK_FLUSH) {
 		nofs = fsgate_marks_lock();
 		fsgate_subs_flush(group, type);
@@ -475,6 +557,13 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	ret = fsgate_mark_path(&mark, &path);
 	if (ret)
 		return ret;
+	if (mark.flags & FSGATE_MARK_ADD) {
+		ret = fsgate_mark_supported(&mark, &path);
+		if (ret) {
+			path_put(&path);
+			return ret;
+		}
+	}
 	fsgate_mark_key(&key, type, &path);
 	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
 		change.ignore = mark.mask;

@@ -167,10 +167,14 @@ struct fsgate_mark {
  * @perm_overflows: permission events resolved at once by the timeout
  *	verdict because max_pending_events were pending already
  * @cached: accesses decided from the group's verdict cache, not asked
+ * @unopened: permission events denied (%EPERM) because read() could not
+ *	open their fd (%EMFILE, %ETXTBSY for a writable fd on a running
+ *	program, ...): the group could not judge the access
  * @reserved: zero, for counters to come
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
- * @perm_overflows + @pending, at any moment the group is idle.
+ * @perm_overflows + @unopened + @pending, at any moment the group
+ * is idle.
  */
 struct fsgate_stats {
 	__u64 marks;
@@ -186,7 +190,8 @@ struct fsgate_stats {
 	__u64 cancelled;
 	__u64 perm_overflows;
 	__u64 cached;
-	__u64 reserved[3];
+	__u64 unopened;
+	__u64 reserved[2];
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
