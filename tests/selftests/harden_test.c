@@ -44,11 +44,7 @@ FIXTURE_SETUP(harden)
 {
 	int fd;
 
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(self->dir, sizeof(self->dir), "/tmp/harden.%d", getpid());
-	ASSERT_EQ(0, mkdir(self->dir, 0755));
-	ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, fsgate_test_tmpfs("harden", self->dir, sizeof(self->dir)));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	snprintf(self->obj, sizeof(self->obj), "%s/obj", self->dir);
 	fd = open(self->file, O_CREAT | O_WRONLY, 0644);
@@ -59,8 +55,7 @@ FIXTURE_SETUP(harden)
 
 FIXTURE_TEARDOWN(harden)
 {
-	umount2(self->dir, MNT_DETACH);
-	rmdir(self->dir);
+	fsgate_test_tmpfs_done(self->dir);
 }
 
 static void on_alarm(int sig)
