@@ -98,6 +98,27 @@ fsgate_compat_find_mark(void *object, unsigned int type,
 #endif
 
 /*
+ * An inode's file handle, as fanotify's fdinfo shows it: 6.5 and later
+ * encode one even where the filesystem cannot decode it
+ * (exportfs_encode_fid(), EXPORT_FH_FID), 6.1 only a decodable one.
+ * Kbuild defines FSGATE_HAVE_EXPORTFS_ENCODE_FID when the headers have
+ * it. Without CONFIG_EXPORTFS there is none, as in fanotify.
+ */
+#include <linux/exportfs.h>
+
+static inline int fsgate_compat_encode_fid(struct inode *inode,
+					   struct fid *fid, int *max_len)
+{
+#if !IS_ENABLED(CONFIG_EXPORTFS)
+	return FILEID_INVALID;
+#elif defined(FSGATE_HAVE_EXPORTFS_ENCODE_FID)
+	return exportfs_encode_fid(inode, fid, max_len);
+#else
+	return exportfs_encode_inode_fh(inode, fid, max_len, NULL);
+#endif
+}
+
+/*
  * The KUnit suites are a module of their own, fsgate_kunit.ko, built only
  * when asked (see Kbuild). What they test is exported to them, in the
  * FSGATE_KUNIT namespace, by an fsgate.ko built beside them (Kbuild then

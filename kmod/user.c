@@ -617,40 +617,120 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
-/* A group's marks in its fdinfo, as fanotify lists its marks. */
-static void fsgate_subs_show_fdinfo(struct seq_file *m,
-				    struct fsgate_group *group)
+/*
+ * fdinfo: fanotify's lines exactly as fs/notify/fdinfo.c prints them, so
+ * that what parses fanotify's fdinfo (CRIU, scripts) reads fsgate's, and
+ * fsgate's own facts on lines that begin "fsgate-". One difference must
+ * stay: a mount mark's mnt_id is 0, since a mount's id is inside struct
+ * mount, which no exported function reveals.
+ */
+
+/* fanotify's mflags: fsgate's marks are never evictable. */
+static unsigned int fsgate_sub_mflags(const struct fsgate_sub *sub)
 {
-	unsigned int nofs;
-	struct fsgate_sub *sub;
+	return sub->surv_modify ? FAN_MARK_IGNORED_SURV_MODIFY : 0;
+}
+
+/* As fanotify's show_mark_fhandle(): the inode's handle, if it has one. */
+static void fsgate_show_fhandle(struct seq_file *m, struct inode *inode)
+{
+	u32 fh[MAX_HANDLE_SZ / sizeof(u32)];
+	int words = ARRAY_SIZE(fh);
+	int type, i;
+	u8 *bytes = (u8 *)fh;
+
+	type = fsgate_compat_encode_fid(inode, (struct fid *)fh, &words);
+	if (type == FILEID_INVALID || type < 0)
+		return;
+	seq_printf(m, "fhandle-bytes:%x fhandle-type:%x f_handle:",
+		   (unsigned int)(words * sizeof(u32)), type);
+	for (i = 0; i < words * (int)sizeof(u32); i++)
+		seq_printf(m, "%02x", bytes[i]);
+}
+
+/* One mark as fanotify's fdinfo shows it. */
+static void fsgate_sub_show_fanotify(struct seq_file *m,
+				     const struct fsgate_sub *sub)
+{
+	u32 ignore = READ_ONCE(sub->ignore);
+	struct inode *inode;
+
+	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
+		inode = igrab(sub->obj->object);
+		if (!inode)
+			return;
+		seq_printf(m, "fanotify ino:%lx sdev:%x mflags:%x mask:%x ignored_mask:%x ",
+			   inode->i_ino, inode->i_sb->s_dev,
+			   fsgate_sub_mflags(sub), sub->mask, ignore);
+		fsgate_show_fhandle(m, inode);
+		seq_putc(m, '\n');
+		iput(inode);
+	} else if (sub->mnt) {
+		seq_printf(m, "fanotify mnt_id:%x mflags:%x mask:%x ignored_mask:%x\n",
+			   0, fsgate_sub_mflags(sub), sub->mask, ignore);
+	} else {
+		seq_printf(m, "fanotify sdev:%x mflags:%x mask:%x ignored_mask:%x\n",
+			   ((struct super_block *)sub->obj->object)->s_dev,
+			   fsgate_sub_mflags(sub), sub->mask, ignore);
+	}
+}
+
+/* One mark with what only fsgate knows: its kind, the object's union. */
+static void fsgate_sub_show_own(struct seq_file *m,
+				const struct fsgate_sub *sub)
+{
 	struct inode *inode;
 	struct super_block *sb;
 
+	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
+		inode = sub->obj->object;
+		seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
+			   inode->i_ino, inode->i_sb->s_dev);
+	} else if (sub->mnt) {
+		sb = sub->obj->object;
+		seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
+	} else {
+		sb = sub->obj->object;
+		seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
+	}
+	/* The object's union mask shows what the kernel reports. */
+	seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
+		   sub->mask, READ_ONCE(sub->ignore),
+		   READ_ONCE(sub->obj->fsn.mask));
+}
+
+/*
+ * A group's marks, newest first as fanotify lists them. A sub that only
+ * holds cached verdicts is no mark of the user's: fanotify would have
+ * none there, so it gets fsgate's line only.
+ */
+static void fsgate_subs_show_fdinfo(struct seq_file *m,
+				    struct fsgate_group *group)
+{
+	struct fsgate_sub *sub;
+	unsigned int nofs;
+
 	nofs = fsgate_marks_lock();
-	list_for_each_entry(sub, &group->subs, group_node) {
-		if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
-			inode = sub->obj->object;
-			seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
-				   inode->i_ino, inode->i_sb->s_dev);
-		} else if (sub->mnt) {
-			sb = sub->obj->object;
-			seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
-		} else {
-			sb = sub->obj->object;
-			seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
-		}
-		/* The object's union mask shows what the kernel reports. */
-		seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
-			   sub->mask, READ_ONCE(sub->ignore),
-			   READ_ONCE(sub->obj->fsn.mask));
+	list_for_each_entry_reverse(sub, &group->subs, group_node) {
+		if (sub->mask || READ_ONCE(sub->ignore))
+			fsgate_sub_show_fanotify(m, sub);
+		fsgate_sub_show_own(m, sub);
+		if (seq_has_overflowed(m))
+			break;
 	}
 	fsgate_marks_unlock(nofs);
 }
+
+/* The FSGATE_* group flags that are fanotify's FAN_* flags too. */
+#define FSGATE_FANOTIFY_INIT_FLAGS	(FSGATE_INIT_FLAGS & ~FSGATE_EXCLUDE_SELF)
 
 static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	struct fsgate_group *group = file->private_data;
 
+	seq_printf(m, "fanotify flags:%x event-flags:%x\n",
+		   group->flags & FSGATE_FANOTIFY_INIT_FLAGS,
+		   group->event_f_flags);
 	seq_printf(m, "fsgate-group id:%llu class:%s priority:%u flags:0x%x event-flags:0x%x timeout-ms:%u timeout-verdict:%s orphan-verdict:%s\n",
 		   group->id, fsgate_class_name(group->flags), group->priority,
 		   group->flags, group->event_f_flags, group->timeout_ms,
@@ -711,6 +791,7 @@ static const struct file_operations fsgate_group_fops = {
  */
 int fsgate_group_create(const struct fsgate_init *init)
 {
+	struct fsgate_init req;
 	struct fsgate_group *group;
 	struct file *file;
 	int f_flags = O_RDWR;
@@ -722,12 +803,16 @@ int fsgate_group_create(const struct fsgate_init *init)
 	ret = fsgate_timeout_check(init->timeout_ms);
 	if (ret)
 		return ret;
+	/* As fanotify_init(2): event fds are large-file fds where longs are. */
+	req = *init;
+	if (force_o_largefile())
+		req.event_f_flags |= O_LARGEFILE;
 	if (init->flags & FSGATE_CLOEXEC)
 		f_flags |= O_CLOEXEC;
 	if (init->flags & FSGATE_NONBLOCK)
 		f_flags |= O_NONBLOCK;
 
-	group = fsgate_group_alloc(init);
+	group = fsgate_group_alloc(&req);
 	if (!group)
 		return -ENOMEM;
 	fd = get_unused_fd_flags(f_flags);
