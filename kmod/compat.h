@@ -11,25 +11,32 @@
 
 /*
  * Where fsgate's fsnotify group for its marks (fsgate_fsn_group, mark.c)
- * stands among the kernel's groups.
+ * stands among the kernel's groups; the module's fanotify_order chooses.
+ * fsnotify asks groups in priority order, highest first, and breaks ties
+ * by group address (fixed for a boot, not chosen by anyone).
  *
- * 6.1 orders groups by a plain unsigned priority (fanotify uses 0..2), so
- * fsgate takes the top and is asked before every in-tree group.
+ * FSGATE_FSNOTIFY_PRIO_CONTENT, the rule on every kernel: the priority
+ * of in-tree fanotify's FAN_CLASS_CONTENT groups, so after its
+ * pre-content groups (an HSM fills a file before fsgate's scanners read
+ * it), before its notification groups, and tied with its content groups.
+ * 6.1 calls it FS_PRIO_1; 6.12 FSNOTIFY_PRIO_CONTENT, where the value
+ * also gives files on a watched superblock their permission hooks.
  *
- * 6.12 uses the priority to index per-priority watcher counters, so only
- * the enum's values are valid, and the value has effects beyond order:
- * a superblock with CONTENT watchers gives files opened on it permission
- * hooks, and one with PRE_CONTENT watchers puts them in HSM mode, which
- * also stops denying writes to running executables. fsgate does not do
- * pre-content events, so it stays at CONTENT: after fanotify's
- * pre-content groups, and tied with its content groups (ties are ordered
- * by group address). Kbuild probes the headers for the enum and defines
+ * FSGATE_FSNOTIFY_PRIO_FIRST, ahead of every in-tree group: 6.1 orders
+ * by a plain unsigned priority, so the top is UINT_MAX. 6.12 indexes
+ * per-priority counters with it, so only the enum's values are valid,
+ * and its top, PRE_CONTENT, puts files in HSM mode, which also stops
+ * denying writes to running executables: there is no such place (0).
+ *
+ * Kbuild probes the headers for the enum and defines
  * FSGATE_HAVE_FSNOTIFY_PRIO_ENUM.
  */
 #ifdef FSGATE_HAVE_FSNOTIFY_PRIO_ENUM
-#define FSGATE_FSNOTIFY_PRIO	FSNOTIFY_PRIO_CONTENT
+#define FSGATE_FSNOTIFY_PRIO_CONTENT	FSNOTIFY_PRIO_CONTENT
+#define FSGATE_FSNOTIFY_PRIO_FIRST	0
 #else
-#define FSGATE_FSNOTIFY_PRIO	UINT_MAX
+#define FSGATE_FSNOTIFY_PRIO_CONTENT	FS_PRIO_1
+#define FSGATE_FSNOTIFY_PRIO_FIRST	UINT_MAX
 #endif
 
 /*

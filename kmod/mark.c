@@ -63,6 +63,8 @@
 #include <linux/mutex.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "cache.h"
 #include "group.h"
@@ -72,6 +74,49 @@ static unsigned int max_marks = 65536;
 module_param(max_marks, uint, 0644);
 MODULE_PARM_DESC(max_marks,
 		 "Objects one group may mark, unless FSGATE_UNLIMITED_MARKS (65536)");
+
+/* Where fsgate's groups stand among in-tree fanotify's; see compat.h. */
+enum fsgate_fanotify_order {
+	FSGATE_ORDER_CONTENT,	/* as an in-tree content group, every kernel */
+	FSGATE_ORDER_FIRST,	/* ahead of every in-tree group, 6.1 only */
+};
+
+static const char *const fsgate_order_names[] = {
+	[FSGATE_ORDER_CONTENT] = "content",
+	[FSGATE_ORDER_FIRST] = "first",
+};
+
+static unsigned int fanotify_order = FSGATE_ORDER_CONTENT;
+
+static int fsgate_order_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(fsgate_order_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	/* Not where the kernel has no such place (6.12). */
+	if (i == FSGATE_ORDER_FIRST && !FSGATE_FSNOTIFY_PRIO_FIRST)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = i;
+	return 0;
+}
+
+static int fsgate_order_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  fsgate_order_names[*(unsigned int *)kp->arg]);
+}
+
+static const struct kernel_param_ops fsgate_order_ops = {
+	.set = fsgate_order_set,
+	.get = fsgate_order_get,
+};
+
+/* Read-only once loaded: fsgate's fsnotify group is made at load. */
+module_param_cb(fanotify_order, &fsgate_order_ops, &fanotify_order, 0444);
+__MODULE_PARM_TYPE(fanotify_order, "string");
+MODULE_PARM_DESC(fanotify_order,
+		 "Where fsgate's groups are asked among in-tree fanotify groups: content (after pre-content groups, tied with content groups; every kernel) or first (ahead of all; 6.1 only) (content)");
 
 /* Serialises all changes to marks; see above. */
 static DEFINE_MUTEX(fsgate_mark_mutex);
@@ -685,7 +730,9 @@ int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
 	group = fsnotify_alloc_group(&fsgate_fsn_ops, FSGATE_FSNOTIFY_NOFS);
 	if (IS_ERR(group))
 		return PTR_ERR(group);
-	group->priority = FSGATE_FSNOTIFY_PRIO;
+	group->priority = fanotify_order == FSGATE_ORDER_FIRST ?
+			  FSGATE_FSNOTIFY_PRIO_FIRST :
+			  FSGATE_FSNOTIFY_PRIO_CONTENT;
 	fsgate_fsn_group = group;
 	/* Lowest priority, the kzalloc()ed 0: asked last, about nothing. */
 	group = fsnotify_alloc_group(&fsgate_recalc_ops,
