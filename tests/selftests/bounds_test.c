@@ -2,7 +2,8 @@
 /*
  * Bounded waits: the ceiling on one access's whole chain (max_chain_ms),
  * unbounded waits only where an administrator allows them
- * (allow_unbounded_waits), and a tier that ends at its first deny.
+ * (allow_unbounded_waits), a tier that ends at its first deny, and an
+ * fsfreeze while an HSM restores a file that is opened with O_TRUNC.
  *
  * The access is made by a forked process, which exits with its errno;
  * the test itself reads and answers for its groups. Every test restores
@@ -14,7 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -339,6 +345,126 @@ TEST_F(bounds, an_allow_waits_for_the_rest_of_the_tier)
 	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
 	for (i = 0; i < 2; i++)
 		close(g[i]);
+}
+
+/*
+ * fsfreeze during a restore. An O_TRUNC open takes the filesystem's
+ * write access (mnt_want_write(), which is sb_start_write()) before its
+ * FAN_OPEN_PERM is raised, and holds it while the HSM is asked; a
+ * freeze then waits for the opener, and the HSM's write through its
+ * event fd waits for the freeze. The chain's ceiling ends the opener's
+ * wait (the HSM's timeout verdict), the freeze completes, and the HSM's
+ * write goes through once the filesystem is thawed.
+ */
+FIXTURE(freeze) {
+	char img[64];
+	char mnt[64];
+	char dev[32];
+	char file[96];
+	char chain[32];
+};
+
+static int run(const char *cmd)
+{
+	int status = system(cmd);
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+FIXTURE_SETUP(freeze)
+{
+	char cmd[256];
+
+	ASSERT_EQ(0, read_param("max_chain_ms", self->chain,
+				sizeof(self->chain)));
+	ASSERT_EQ(0, fsgate_test_own_mounts());
+	snprintf(self->img, sizeof(self->img), "/tmp/freeze.%d.img", getpid());
+	snprintf(self->mnt, sizeof(self->mnt), "/tmp/freeze.%d", getpid());
+	snprintf(self->file, sizeof(self->file), "%s/stub", self->mnt);
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
+		 self->img, self->img);
+	ASSERT_EQ(0, run(cmd));
+	ASSERT_EQ(0, fsgate_test_loop_attach(self->img, self->dev,
+					     sizeof(self->dev)));
+	ASSERT_EQ(0, mkdir(self->mnt, 0755));
+	ASSERT_EQ(0, mount(self->dev, self->mnt, "ext4", 0, NULL));
+	write_file(self->file, "stub\n");
+}
+
+FIXTURE_TEARDOWN(freeze)
+{
+	int fd = open(self->mnt, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ioctl(fd, FITHAW, 0);
+		close(fd);
+	}
+	umount2(self->mnt, MNT_DETACH);
+	fd = open(self->dev, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		ioctl(fd, LOOP_CLR_FD, 0);
+		close(fd);
+	}
+	unlink(self->img);
+	rmdir(self->mnt);
+	if (self->chain[0])
+		fsgate_test_param("max_chain_ms", self->chain, NULL, 0);
+}
+
+/* Fork a process that freezes the filesystem of @dir; exits with errno. */
+static pid_t spawn_freeze(const char *dir)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	fd = open(dir, O_RDONLY | O_CLOEXEC);
+	_exit(fd < 0 || ioctl(fd, FIFREEZE, 0) ? errno : 0);
+}
+
+/* Fork a process that writes @s at the start of @fd; exits with errno. */
+static pid_t spawn_write(int fd, const char *s)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	_exit(pwrite(fd, s, strlen(s), 0) < 0 ? errno : 0);
+}
+
+TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	pid_t opener, freezer, writer;
+	int g, fd;
+
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "2000", NULL, 0));
+	g = hsm_group(3000);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->mnt));
+	opener = spawn_open(self->file, O_WRONLY | O_TRUNC, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	freezer = spawn_freeze(self->mnt);
+	/* Not an assertion: give the freeze time to start waiting. */
+	usleep(200000);
+	writer = spawn_write(ev.fd, "restored\n");
+
+	/* The ceiling ends the wait: the HSM's timeout verdict, allow. */
+	EXPECT_EQ(0, reap_within(opener, 2000 + WAIT_MS));
+	EXPECT_EQ(0, reap_within(freezer, WAIT_MS));
+	fd = open(self->mnt, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ioctl(fd, FITHAW, 0));
+	close(fd);
+	EXPECT_EQ(0, reap_within(writer, WAIT_MS));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.timedout);
+	EXPECT_EQ(-1, answer(g, ev.fd, FSGATE_ALLOW));
+	EXPECT_EQ(ENOENT, errno);
+	close(g);
 }
 
 TEST_HARNESS_MAIN

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <linux/loop.h>
 
 #include "fsgate_util.h"
 
@@ -125,5 +128,29 @@ int fsgate_test_param(const char *name, const char *value, char *old,
 		old[strcspn(old, "\n")] = '\0';
 	}
 	close(fd);
+	return 0;
+}
+
+int fsgate_test_loop_attach(const char *img, char *dev, size_t len)
+{
+	int ctl, nr, fd, loop;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -1;
+	nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (nr < 0)
+		return -1;
+	snprintf(dev, len, "/dev/loop%d", nr);
+	fd = open(img, O_RDWR | O_CLOEXEC);
+	loop = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || loop < 0 || ioctl(loop, LOOP_SET_FD, fd) < 0) {
+		close(fd);
+		close(loop);
+		return -1;
+	}
+	close(fd);
+	close(loop);
 	return 0;
 }

@@ -54,4 +54,10 @@ int fsgate_test_drain(int g, struct fsgate_test_tally *t);
 int fsgate_test_param(const char *name, const char *value, char *old,
 		      size_t len);
 
+/*
+ * Attach the image @img to a free loop device, whose path goes to @dev
+ * (@len bytes). Return: 0, or -1 with errno set.
+ */
+int fsgate_test_loop_attach(const char *img, char *dev, size_t len);
+
 #endif /* FSGATE_UTIL_H */
