@@ -290,6 +290,28 @@ TEST_F(bounds, withdrawn_permission_puts_unbounded_groups_under_the_ceiling)
  * other member's event is withdrawn (counted as cancelled), and its
  * late answer finds no event.
  */
+/*
+ * Two groups of one tier on @dir, both asked about an open of @file by
+ * *@pid; their groups go to @g, their events to @ev. Return: 0 or -1.
+ */
+static int ask_a_tier_of_two(const char *dir, const char *file, int *g,
+			     struct fanotify_event_metadata *ev, pid_t *pid)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		g[i] = perm_group(FSGATE_CLASS_CONTENT, 2000, LONG_MS,
+				  FSGATE_VERDICT_ALLOW, FSGATE_VERDICT_DEFAULT);
+		if (g[i] < 0 || perm_mark(g[i], FAN_OPEN_PERM, dir))
+			return -1;
+	}
+	*pid = spawn_open(file, O_RDONLY, 0);
+	for (i = 0; i < 2; i++)
+		if (next_event(g[i], WAIT_MS, &ev[i]))
+			return -1;
+	return 0;
+}
+
 TEST_F(bounds, the_first_deny_ends_a_tier)
 {
 	struct fanotify_event_metadata ev[2];
@@ -297,15 +319,7 @@ TEST_F(bounds, the_first_deny_ends_a_tier)
 	int g[2], i;
 	pid_t pid;
 
-	for (i = 0; i < 2; i++) {
-		g[i] = perm_group(FSGATE_CLASS_CONTENT, 2000, LONG_MS,
-				  FSGATE_VERDICT_ALLOW, FSGATE_VERDICT_DEFAULT);
-		ASSERT_LE(0, g[i]);
-		ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->dir));
-	}
-	pid = spawn_open(self->file, O_RDONLY, 0);
-	for (i = 0; i < 2; i++)
-		ASSERT_EQ(0, next_event(g[i], WAIT_MS, &ev[i]));
+	ASSERT_EQ(0, ask_a_tier_of_two(self->dir, self->file, g, ev, &pid));
 	/* The second member denies; the first never answers in time. */
 	EXPECT_EQ(sizeof(struct fanotify_response),
 		  answer(g[1], ev[1].fd, FSGATE_DENY_ERRNO(EIO)));
@@ -328,15 +342,7 @@ TEST_F(bounds, an_allow_waits_for_the_rest_of_the_tier)
 	int g[2], i;
 	pid_t pid;
 
-	for (i = 0; i < 2; i++) {
-		g[i] = perm_group(FSGATE_CLASS_CONTENT, 2000, LONG_MS,
-				  FSGATE_VERDICT_ALLOW, FSGATE_VERDICT_DEFAULT);
-		ASSERT_LE(0, g[i]);
-		ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->dir));
-	}
-	pid = spawn_open(self->file, O_RDONLY, 0);
-	for (i = 0; i < 2; i++)
-		ASSERT_EQ(0, next_event(g[i], WAIT_MS, &ev[i]));
+	ASSERT_EQ(0, ask_a_tier_of_two(self->dir, self->file, g, ev, &pid));
 	EXPECT_EQ(sizeof(struct fanotify_response),
 		  answer(g[0], ev[0].fd, FSGATE_ALLOW));
 	EXPECT_EQ(-2, reap_within(pid, 300));
@@ -364,29 +370,15 @@ FIXTURE(freeze) {
 	char chain[32];
 };
 
-static int run(const char *cmd)
-{
-	int status = system(cmd);
-
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 FIXTURE_SETUP(freeze)
 {
-	char cmd[256];
-
 	ASSERT_EQ(0, read_param("max_chain_ms", self->chain,
 				sizeof(self->chain)));
 	ASSERT_EQ(0, fsgate_test_own_mounts());
 	snprintf(self->img, sizeof(self->img), "/tmp/freeze.%d.img", getpid());
 	snprintf(self->mnt, sizeof(self->mnt), "/tmp/freeze.%d", getpid());
 	snprintf(self->file, sizeof(self->file), "%s/stub", self->mnt);
-	snprintf(cmd, sizeof(cmd),
-		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
-		 self->img, self->img);
-	ASSERT_EQ(0, run(cmd));
-	ASSERT_EQ(0, fsgate_test_loop_attach(self->img, self->dev,
-					     sizeof(self->dev)));
+	ASSERT_EQ(0, fsgate_test_ext4(self->img, self->dev, sizeof(self->dev)));
 	ASSERT_EQ(0, mkdir(self->mnt, 0755));
 	ASSERT_EQ(0, mount(self->dev, self->mnt, "ext4", 0, NULL));
 	write_file(self->file, "stub\n");

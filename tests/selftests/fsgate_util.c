@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/loop.h>
@@ -131,10 +133,17 @@ int fsgate_test_param(const char *name, const char *value, char *old,
 	return 0;
 }
 
-int fsgate_test_loop_attach(const char *img, char *dev, size_t len)
+int fsgate_test_ext4(const char *img, char *dev, size_t len)
 {
-	int ctl, nr, fd, loop;
+	int ctl, nr, fd, loop, status;
+	char cmd[256];
 
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
+		 img, img);
+	status = system(cmd);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0)
 		return -1;

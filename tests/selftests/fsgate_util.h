@@ -55,9 +55,9 @@ int fsgate_test_param(const char *name, const char *value, char *old,
 		      size_t len);
 
 /*
- * Attach the image @img to a free loop device, whose path goes to @dev
- * (@len bytes). Return: 0, or -1 with errno set.
+ * Make an 8 MB ext4 image @img and attach it to a free loop device,
+ * whose path goes to @dev (@len bytes). Return: 0, or -1.
  */
-int fsgate_test_loop_attach(const char *img, char *dev, size_t len);
+int fsgate_test_ext4(const char *img, char *dev, size_t len);
 
 #endif /* FSGATE_UTIL_H */

@@ -196,27 +196,14 @@ FIXTURE(ext4) {
 	char dev[32];
 };
 
-static int run(const char *cmd)
-{
-	int status = system(cmd);
-
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* One ext4 image on loop, mounted twice: one superblock, two vfsmounts. */
 FIXTURE_SETUP(ext4)
 {
-	char cmd[256];
-
 	ASSERT_EQ(0, fsgate_test_own_mounts());
 	snprintf(self->img, sizeof(self->img), "/tmp/ext4.%d.img", getpid());
 	snprintf(self->m1, sizeof(self->m1), "/tmp/ext4a.%d", getpid());
 	snprintf(self->m2, sizeof(self->m2), "/tmp/ext4b.%d", getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
-		 self->img, self->img);
-	ASSERT_EQ(0, run(cmd));
-	ASSERT_EQ(0, fsgate_test_loop_attach(self->img, self->dev, sizeof(self->dev)));
+	ASSERT_EQ(0, fsgate_test_ext4(self->img, self->dev, sizeof(self->dev)));
 	ASSERT_EQ(0, mkdir(self->m1, 0755));
 	ASSERT_EQ(0, mkdir(self->m2, 0755));
 	ASSERT_EQ(0, mount(self->dev, self->m1, "ext4", 0, NULL));
