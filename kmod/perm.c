@@ -272,20 +272,30 @@ static void fsgate_perm_drop(struct fsgate_perm *perm, int verdict,
 }
 
 /**
- * fsgate_perm_unreport() - a reader failed to copy a permission event out
- * @perm: the event
+ * fsgate_perm_unread() - put a permission event a reader failed to copy
+ *	out back at the head of its group's queue
+ * @group: the group
+ * @perm: the event, reported by fsgate_perm_report() and not answerable
+ *	yet (the reader never named its fd)
  *
- * Nobody can answer it now, so the group's timeout verdict applies at
- * once, unless it was resolved meanwhile.
+ * The next read() delivers it again; its waiting process goes on waiting
+ * within its deadline. An event resolved meanwhile (timeout, killed
+ * waiter) has left the lists and stays off them. The reader's reference
+ * is not dropped here.
  *
- * Context: process context; no fsgate locks held.
+ * Context: @group's @queue_lock held.
+ * Return: whether the event is queued again.
  */
-void fsgate_perm_unreport(struct fsgate_perm *perm)
+bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm)
 {
-	struct fsgate_group *group = perm->group;
-
-	fsgate_perm_drop(perm, fsgate_policy_verdict(group->timeout_verdict),
-			 &group->perm.timedout);
+	lockdep_assert_held(&group->queue_lock);
+	if (perm->state != FSGATE_PERM_REPORTED)
+		return false;
+	WARN_ON_ONCE(perm->fd != FAN_NOFD);
+	perm->state = FSGATE_PERM_QUEUED;
+	list_move(&perm->event.node, &group->queue);
+	group->queued++;
+	return true;
 }
 
 /**

@@ -16,7 +16,8 @@ struct path;
 /*
  * Where a permission event is; see struct fsgate_perm. QUEUED ->
  * REPORTED -> DONE, or straight to DONE from QUEUED (timeout, orphan,
- * killed waiter). ANSWERING lasts only within the locked section of one
+ * killed waiter); REPORTED goes back to QUEUED when the reader fails to
+ * copy it out (fsgate_perm_unread()). ANSWERING lasts only within the locked section of one
  * write(): its responses take their events, then resolve them all or
  * give them back.
  */
@@ -66,7 +67,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 int fsgate_perm_wait(struct fsgate_perm *perm);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
-void fsgate_perm_unreport(struct fsgate_perm *perm);
+bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_unopened(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
