@@ -10,12 +10,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -141,6 +144,123 @@ TEST_F(limits, read_fault_returns_what_was_copied)
 	EXPECT_EQ(4, st.delivered);
 	munmap(map, page);
 	close(g);
+}
+
+/* The row of /proc/fsgate/groups (at @file) whose comm is @comm, or NULL. */
+static const struct fsgate_group_info *
+row_of(const char *file, const char *comm, struct fsgate_group_info **all)
+{
+	ssize_t n = fsgate_groups_read(file, all), i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp((*all)[i].comm, comm))
+			return &(*all)[i];
+	return NULL;
+}
+
+/*
+ * A comm with whitespace stays one field, escaped as \ooo in the file
+ * and read back whole by libfsgate; the other columns stay in place.
+ */
+TEST(proc_groups_escapes_comm)
+{
+	static const char comm[] = "a b\tc\nd\\";
+	struct fsgate_group_info *all = NULL;
+	const struct fsgate_group_info *row;
+	char old[17] = "", line[512];
+	int g, found = 0;
+	FILE *f;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, old));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, comm));
+	g = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, 1234);
+	prctl(PR_SET_NAME, old);
+	ASSERT_LE(0, g);
+
+	f = fopen("/proc/fsgate/groups", "re");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		found += strstr(line, " a\\040b\\011c\\012d\\134 notif 1234 ") != NULL;
+	fclose(f);
+	EXPECT_EQ(1, found);
+
+	row = row_of(NULL, comm, &all);
+	ASSERT_NE(NULL, row);
+	EXPECT_EQ(getpid(), row->pid);
+	EXPECT_STREQ("notif", row->class_name);
+	EXPECT_EQ(1234, row->priority);
+	free(all);
+	close(g);
+}
+
+/* Only root reads /proc/fsgate/groups: an unprivileged user gets EACCES. */
+TEST(proc_groups_is_root_only)
+{
+	struct stat st;
+	pid_t pid;
+
+	ASSERT_EQ(0, stat("/proc/fsgate/groups", &st));
+	EXPECT_EQ(0400, st.st_mode & 07777);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		if (open("/proc/fsgate/groups", O_RDONLY) >= 0)
+			_exit(0);
+		_exit(errno);
+	}
+	EXPECT_EQ(EACCES, reap(pid));
+}
+
+/*
+ * Seen through the procfs of a pid namespace, a daemon's pid is its pid
+ * there, and 0 for one outside it, as /proc/PID would show.
+ */
+TEST(proc_groups_pids_are_the_readers)
+{
+	char old[17] = "", dir[64];
+	int outer;
+	pid_t pid;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, old));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "limits-outer"));
+	outer = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, 1235);
+	prctl(PR_SET_NAME, old);
+	ASSERT_LE(0, outer);
+	snprintf(dir, sizeof(dir), "/tmp/limits-proc.%d", (int)getpid());
+	ASSERT_EQ(0, mkdir(dir, 0700));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct fsgate_group_info *all = NULL;
+		const struct fsgate_group_info *row;
+		pid_t inner;
+
+		if (fsgate_test_own_mounts() || unshare(CLONE_NEWPID))
+			_exit(100);
+		inner = fork();
+		if (inner)
+			_exit(inner < 0 ? 101 : reap(inner));
+		/* pid 1 of a new pid namespace, with a procfs of its own. */
+		if (mount("proc", dir, "proc", 0, NULL))
+			_exit(102);
+		prctl(PR_SET_NAME, "limits-inner");
+		if (fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, 1236) < 0)
+			_exit(103);
+		strcat(dir, "/fsgate/groups");
+		row = row_of(dir, "limits-inner", &all);
+		if (!row || row->pid != 1)
+			_exit(104);
+		free(all);
+		row = row_of(dir, "limits-outer", &all);
+		if (!row || row->pid != 0)
+			_exit(105);
+		_exit(0);
+	}
+	EXPECT_EQ(0, reap(pid));
+	rmdir(dir);
+	close(outer);
 }
 
 TEST_HARNESS_MAIN
