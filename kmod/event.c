@@ -110,8 +110,11 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 {
 	struct pid *pid = fsgate_event_pid(group);
 	struct fsgate_event *event;
+	struct mem_cgroup *old;
 
+	old = fsgate_group_charge(group);
 	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
 	if (group->shutdown || fsgate_event_merge(group, mask, path, pid))
 		goto out_unlock;

@@ -125,10 +125,13 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path, int *verdict)
 {
 	struct fsgate_perm *perm;
+	struct mem_cgroup *old;
 	bool orphan;
 
 	atomic64_inc(&group->perm.asked);
+	old = fsgate_group_charge(group);
 	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	fsgate_group_uncharge(old);
 	if (!perm)
 		goto out_overflow;
 	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));

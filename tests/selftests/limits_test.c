@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,244 @@ TEST_F(limits, read_fault_returns_what_was_copied)
 	EXPECT_EQ(4, st.delivered);
 	munmap(map, page);
 	close(g);
+}
+
+/*
+ * The child opens @path; the test reads its event and answers it with
+ * @response. Return: the child's exit status, or -1 without an event.
+ */
+static int open_answered(int g, const char *path, unsigned int response)
+{
+	struct fanotify_event_metadata ev;
+	pid_t pid = spawn_open(path, O_RDONLY, 0);
+
+	if (next_event(g, WAIT_MS, &ev) || ev.fd < 0 ||
+	    answer(g, ev.fd, response) != sizeof(struct fanotify_response)) {
+		kill(pid, SIGKILL);
+		reap(pid);
+		return -1;
+	}
+	return reap(pid);
+}
+
+/* Module parameters a test changes, put back by its teardown. */
+FIXTURE(cache) {
+	char dir[64];
+	char max_marks[32];
+	char max_cached[32];
+};
+
+/* Files f0..f39 and new0, made before any test marks the tmpfs. */
+FIXTURE_SETUP(cache)
+{
+	char path[96];
+	int i;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("cache", self->dir, sizeof(self->dir)));
+	for (i = 0; i < 40; i++)
+		make_file(path, sizeof(path), self->dir, "f", i);
+	make_file(path, sizeof(path), self->dir, "new", 0);
+	ASSERT_EQ(0, fsgate_test_param("max_marks", "8", self->max_marks,
+				       sizeof(self->max_marks)));
+	ASSERT_EQ(0, fsgate_test_param("max_cached_verdicts", "16",
+				       self->max_cached,
+				       sizeof(self->max_cached)));
+}
+
+FIXTURE_TEARDOWN(cache)
+{
+	fsgate_test_param("max_marks", self->max_marks, NULL, 0);
+	fsgate_test_param("max_cached_verdicts", self->max_cached, NULL, 0);
+	fsgate_test_tmpfs_done(self->dir);
+}
+
+/*
+ * Cache files f0..f(n-1) of @dir for @g, each opened once and allowed
+ * with FSGATE_CACHE. Return: how many opens failed.
+ */
+static int cache_files(int g, const char *dir, int n)
+{
+	char path[96];
+	int i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		bad += open_answered(g, path, FSGATE_ALLOW | FSGATE_CACHE) != 0;
+	}
+	return bad;
+}
+
+/*
+ * Opening many files on a filesystem-marked tmpfs fills the group's
+ * cache, not its marks: past max_cached_verdicts the least recently
+ * used verdicts are evicted and counted, and the daemon can still add
+ * marks up to max_marks.
+ */
+TEST_F(cache, cached_verdicts_are_not_marks)
+{
+	struct fsgate_stats st;
+	char path[96];
+	int g, i;
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, cache_files(g, self->dir, 40));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.marks);
+	EXPECT_EQ(16, st.cache_entries);
+	EXPECT_EQ(24, st.cache_evictions);
+
+	/* The daemon's own marks: seven more fit beside the filesystem's. */
+	for (i = 0; i < 7; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", self->dir, i);
+		EXPECT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+					 AT_FDCWD, path)) TH_LOG("mark %d: %m", i);
+	}
+	snprintf(path, sizeof(path), "%s/f%d", self->dir, 39);
+	EXPECT_EQ(-1, fsgate_mark(g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+				  AT_FDCWD, path));
+	EXPECT_EQ(ENOSPC, errno);
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(8, st.marks);
+	EXPECT_LE(st.cache_entries, 16);
+
+	/* The most recent verdict is still cached: no question. */
+	EXPECT_EQ(0, reap(spawn_open(path, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 200));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.cached);
+	close(g);
+}
+
+/* A verdict a lookup used since the last sweep outlives one that was not. */
+TEST_F(cache, eviction_spares_recently_used_verdicts)
+{
+	struct fsgate_stats st;
+	char f0[96], f1[96], path[96];
+	int g;
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, cache_files(g, self->dir, 16));
+	snprintf(f0, sizeof(f0), "%s/f0", self->dir);
+	snprintf(f1, sizeof(f1), "%s/f1", self->dir);
+	/* f0, the oldest, is used; f1, the next oldest, is not. */
+	EXPECT_EQ(0, reap(spawn_open(f0, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 100));
+	snprintf(path, sizeof(path), "%s/new0", self->dir);
+	EXPECT_EQ(0, open_answered(g, path, FSGATE_ALLOW | FSGATE_CACHE));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(16, st.cache_entries);
+	EXPECT_EQ(1, st.cache_evictions);
+	/* f0 survived the sweep, f1 was evicted. */
+	EXPECT_EQ(0, reap(spawn_open(f0, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 100));
+	EXPECT_EQ(0, open_answered(g, f1, FSGATE_ALLOW));
+	close(g);
+}
+
+/* FSGATE_UNLIMITED_MARKS lifts max_marks, not the cache's bound. */
+TEST_F(cache, unlimited_marks_keep_the_cache_bounded)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_UNLIMITED_MARKS,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+		.timeout_ms = FSGATE_TIMEOUT_NONE,
+	};
+	struct fsgate_stats st;
+	int g = fsgate_init_ext(&init);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, cache_files(g, self->dir, 24));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.marks);
+	EXPECT_EQ(16, st.cache_entries);
+	EXPECT_EQ(8, st.cache_evictions);
+	close(g);
+}
+
+/*
+ * The verdict cache's race: a writer changes the file between the
+ * question and the answer, without changing its size or ctime (through
+ * a shared mapping, which tmpfs does not timestamp). The answer, with
+ * FSGATE_CACHE, was about the old content: the next open is asked.
+ */
+static void write_while_deciding(struct __test_metadata *_metadata,
+				 const char *dir, int use_mmap)
+{
+	struct fanotify_event_metadata ev, wev;
+	struct stat before, after;
+	char path[96];
+	pid_t reader, writer;
+	int g, fd;
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	snprintf(path, sizeof(path), "%s/racy", dir);
+	write_file(path, "clean\n");
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, dir));
+	ASSERT_EQ(0, stat(path, &before));
+
+	reader = spawn_open(path, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	/* While the scanner looks at "clean", someone writes "dirty". */
+	writer = fork();
+	ASSERT_LE(0, writer);
+	if (!writer) {
+		char *p;
+
+		close_range(3, ~0U, 0);
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			_exit(errno);
+		if (use_mmap) {
+			p = mmap(NULL, 6, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fd, 0);
+			if (p == MAP_FAILED)
+				_exit(errno);
+			memcpy(p, "dirty\n", 6);
+			munmap(p, 6);
+		} else if (pwrite(fd, "dirty\n", 6, 0) != 6) {
+			_exit(errno);
+		}
+		_exit(close(fd) ? errno : 0);
+	}
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &wev));
+	ASSERT_EQ((int)sizeof(struct fanotify_response),
+		  answer(g, wev.fd, FSGATE_ALLOW));
+	ASSERT_EQ(0, reap(writer));
+	ASSERT_EQ(0, stat(path, &after));
+	EXPECT_EQ(before.st_size, after.st_size);
+	if (use_mmap)
+		TH_LOG("ctime %s by the mapped write",
+		       before.st_ctim.tv_sec == after.st_ctim.tv_sec &&
+		       before.st_ctim.tv_nsec == after.st_ctim.tv_nsec ?
+		       "unchanged" : "changed");
+	ASSERT_EQ((int)sizeof(struct fanotify_response),
+		  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_EQ(0, reap(reader));
+
+	/* "dirty" was never looked at: the next open is asked. */
+	EXPECT_EQ(0, open_answered(g, path, FSGATE_ALLOW | FSGATE_CACHE));
+	/* Unchanged since, that answer holds. */
+	EXPECT_EQ(0, reap(spawn_open(path, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 200));
+	close(g);
+}
+
+TEST_F(limits, cache_refuses_a_verdict_on_a_file_mapped_and_written_meanwhile)
+{
+	write_while_deciding(_metadata, self->dir, 1);
+}
+
+TEST_F(limits, cache_refuses_a_verdict_on_a_file_written_meanwhile)
+{
+	write_while_deciding(_metadata, self->dir, 0);
 }
 
 /* The row of /proc/fsgate/groups (at @file) whose comm is @comm, or NULL. */

@@ -152,7 +152,8 @@ struct fsgate_mark {
 
 /**
  * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
- * @marks: objects the group has marks or ignore masks on
+ * @marks: objects the group has marks or ignore masks on; cached verdicts
+ *	are not marks
  * @queued: events waiting to be read, permission events included
  * @delivered: events read since the group was made
  * @overflows: times the queue was full and events were dropped
@@ -170,7 +171,11 @@ struct fsgate_mark {
  * @unopened: permission events denied (%EPERM) because read() could not
  *	open their fd (%EMFILE, %ETXTBSY for a writable fd on a running
  *	program, ...): the group could not judge the access
- * @reserved: zero, for counters to come
+ * @cache_entries: files the group has cached verdicts on now, at most
+ *	the module's max_cached_verdicts (whatever FSGATE_UNLIMITED_MARKS
+ *	says); not counted in @marks
+ * @cache_evictions: cached verdicts evicted, least recently used first,
+ *	to make room for new ones
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
  * @perm_overflows + @unopened + @pending, at any moment the group
@@ -191,7 +196,8 @@ struct fsgate_stats {
 	__u64 perm_overflows;
 	__u64 cached;
 	__u64 unopened;
-	__u64 reserved[2];
+	__u64 cache_entries;
+	__u64 cache_evictions;
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
