@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -358,11 +359,10 @@ static void write_while_deciding(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, reap(writer));
 	ASSERT_EQ(0, stat(path, &after));
 	EXPECT_EQ(before.st_size, after.st_size);
-	if (use_mmap)
-		TH_LOG("ctime %s by the mapped write",
-		       before.st_ctim.tv_sec == after.st_ctim.tv_sec &&
-		       before.st_ctim.tv_nsec == after.st_ctim.tv_nsec ?
-		       "unchanged" : "changed");
+	TH_LOG("ctime %s by the write",
+	       before.st_ctim.tv_sec == after.st_ctim.tv_sec &&
+	       before.st_ctim.tv_nsec == after.st_ctim.tv_nsec ?
+	       "unchanged" : "changed");
 	ASSERT_EQ((int)sizeof(struct fanotify_response),
 		  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
 	EXPECT_EQ(0, reap(reader));
@@ -381,6 +381,64 @@ TEST_F(limits, cache_refuses_a_verdict_on_a_file_mapped_and_written_meanwhile)
 }
 
 TEST_F(limits, cache_refuses_a_verdict_on_a_file_written_meanwhile)
+{
+	write_while_deciding(_metadata, self->dir, 0);
+}
+
+/*
+ * An ext2 image with 128-byte inodes, whose timestamps end in January
+ * 2038, and the guest's clock set past that: every change gets the same
+ * ctime, as every change within one timestamp tick does, but every time.
+ */
+FIXTURE(frozen) {
+	char img[64], dev[32], dir[64];
+	struct timespec real, mono;
+};
+
+FIXTURE_SETUP(frozen)
+{
+	struct timespec later = { .tv_sec = 2208988800 };	/* 2040 */
+	char cmd[256];
+
+	ASSERT_EQ(0, fsgate_test_own_mounts());
+	snprintf(self->img, sizeof(self->img), "/tmp/limits.%d.img", getpid());
+	snprintf(self->dir, sizeof(self->dir), "/tmp/limits-ext2.%d", getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of=%s bs=1M count=4 2>/dev/null && mke2fs -F -I 128 %s >/dev/null 2>&1",
+		 self->img, self->img);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, fsgate_test_loop_attach(self->img, self->dev,
+					    sizeof(self->dev)));
+	ASSERT_EQ(0, mkdir(self->dir, 0755));
+	ASSERT_EQ(0, mount(self->dev, self->dir, "ext4", 0, NULL));
+	ASSERT_EQ(0, clock_gettime(CLOCK_REALTIME, &self->real));
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &self->mono));
+	ASSERT_EQ(0, clock_settime(CLOCK_REALTIME, &later));
+}
+
+FIXTURE_TEARDOWN(frozen)
+{
+	struct timespec now;
+
+	/* The real time, plus what passed since it was saved. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now.tv_sec += self->real.tv_sec - self->mono.tv_sec;
+	now.tv_nsec += self->real.tv_nsec - self->mono.tv_nsec;
+	if (now.tv_nsec < 0) {
+		now.tv_nsec += 1000000000;
+		now.tv_sec--;
+	} else if (now.tv_nsec >= 1000000000) {
+		now.tv_nsec -= 1000000000;
+		now.tv_sec++;
+	}
+	clock_settime(CLOCK_REALTIME, &now);
+	umount2(self->dir, MNT_DETACH);
+	fsgate_test_loop_detach(self->dev);
+	unlink(self->img);
+	rmdir(self->dir);
+}
+
+TEST_F(frozen, cache_refuses_a_verdict_on_a_file_written_within_its_tick)
 {
 	write_while_deciding(_metadata, self->dir, 0);
 }
