@@ -709,9 +709,10 @@ static const struct file_operations fsgate_group_fops = {
  * @init: the request, already copied from userspace
  *
  * Context: process context, may sleep. The caller checked privileges.
- * Return: the new group fd, -EINVAL for a bad request, -EMFILE past
- * max_groups for this user, -ENOMEM, or another negative errno from fd
- * allocation.
+ * Return: the new group fd, -EINVAL for a bad request, -EPERM for
+ * %FSGATE_TIMEOUT_NONE unless the module's allow_unbounded_waits is set,
+ * -EMFILE past max_groups for this user, -ENOMEM, or another negative
+ * errno from fd allocation.
  */
 int fsgate_group_create(const struct fsgate_init *init)
 {
@@ -721,6 +722,9 @@ int fsgate_group_create(const struct fsgate_init *init)
 	int fd, ret;
 
 	ret = fsgate_init_check(init);
+	if (ret)
+		return ret;
+	ret = fsgate_timeout_check(init->timeout_ms);
 	if (ret)
 		return ret;
 	if (init->flags & FSGATE_CLOEXEC)

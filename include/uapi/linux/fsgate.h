@@ -50,7 +50,13 @@
 #define FSGATE_VERDICT_ALLOW		1	/* FAN_ALLOW */
 #define FSGATE_VERDICT_DENY		2	/* FAN_DENY */
 
-/* timeout_ms: 0 takes the module's default_timeout_ms. */
+/*
+ * timeout_ms: 0 takes the module's default_timeout_ms. Any wait also ends
+ * at the module's max_chain_ms, the ceiling on one access's whole chain.
+ * FSGATE_TIMEOUT_NONE waits without bound, and lifts the ceiling for the
+ * accesses the group is asked about; FSGATE_IOC_INIT refuses it (EPERM)
+ * unless the module's allow_unbounded_waits is set.
+ */
 #define FSGATE_TIMEOUT_DEFAULT		0
 #define FSGATE_TIMEOUT_NONE		0xffffffff	/* wait without bound */
 
@@ -161,10 +167,12 @@ struct fsgate_mark {
  * @asked: permission events the group was asked, overflows included
  * @answered: permission events the group answered
  * @denied: of those, answered with a deny
- * @timedout: permission events resolved by the group's timeout verdict
+ * @timedout: permission events resolved by the group's timeout verdict:
+ *	not answered within the group's timeout or the chain's ceiling
+ *	(max_chain_ms), or not asked because the ceiling had passed
  * @orphaned: permission events resolved by the group's orphan verdict
  * @cancelled: permission events withdrawn because the waiting process
- *	was killed
+ *	was killed, or another group of the same tier denied the access
  * @perm_overflows: permission events resolved at once by the timeout
  *	verdict because max_pending_events were pending already
  * @cached: accesses decided from the group's verdict cache, not asked
