@@ -140,6 +140,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.perm_overflows = atomic64_read(&group->perm.overflows),
 		.cached = atomic64_read(&group->perm.cached),
 		.unopened = atomic64_read(&group->perm.unopened),
+		.cache_flushes = atomic64_read(&group->cache_flushes),
 	};
 }
 

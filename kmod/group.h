@@ -37,6 +37,9 @@ struct seq_file;
  * @orphan_verdict: FSGATE_VERDICT_*, as given
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
  * @nr_marks: entries of @subs, under fsgate_mark_mutex; read locklessly
+ * @cache_gen: bumped under fsgate_mark_mutex by each flush of the
+ *	group's verdict cache; an answer to an event asked under an older
+ *	value is not cached (mark.c)
  * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown,
  *	@pending, @nr_perm and the state of every permission event of the
  *	group (perm.c)
@@ -52,6 +55,7 @@ struct seq_file;
  * @delivered: events read
  * @overflows: times the queue overflowed
  * @perm: permission event counters, as struct fsgate_stats names them
+ * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -73,6 +77,7 @@ struct fsgate_group {
 
 	struct list_head subs;
 	unsigned int nr_marks;
+	u64 cache_gen;
 
 	spinlock_t queue_lock;	/* see @queue_lock above */
 	struct list_head queue;
@@ -98,6 +103,7 @@ struct fsgate_group {
 		atomic64_t cached;
 		atomic64_t unopened;
 	} perm;
+	atomic64_t cache_flushes;
 };
 
 /* The pid an event of @group names: the thread, or its thread group. */

@@ -564,16 +564,20 @@ void fsgate_subs_forget_verdicts(struct inode *inode)
  * @mask: the permission event the verdict was for
  * @verdict: 0 to allow, or the negative errno of a deny
  * @snap: the file's state when the group was asked
+ * @cache_gen: the group's @cache_gen when it was asked
  *
  * Kept in the group's inode mark on the file, made for it if need be, and
  * counted as a mark. Best effort: while the file is open for writing,
  * without memory or past max_marks the verdict is not cached and the
- * group is asked next time.
+ * group is asked next time. Neither is it once the group flushed its
+ * cache after asking (fsgate_subs_flush_verdicts()): the answer may have
+ * been made by the rules the flush retired.
  *
  * Context: process context, may sleep.
  */
 void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
-			      u32 mask, int verdict, const struct fsgate_snap *snap)
+			      u32 mask, int verdict, const struct fsgate_snap *snap,
+			      u64 cache_gen)
 {
 	unsigned int nofs;
 	struct fsgate_key key = {
@@ -587,6 +591,10 @@ void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
 	if (inode_is_open_for_write(inode))
 		return;
 	nofs = fsgate_marks_lock();
+	if (group->cache_gen != cache_gen) {
+		fsgate_marks_unlock(nofs);
+		return;
+	}
 	sub = fsgate_sub_lookup(group, &key, &obj);
 	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
 	if (change.cache)
@@ -594,6 +602,64 @@ void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
 	if (obj)
 		fsnotify_put_mark(&obj->fsn);
 	fsgate_marks_unlock(nofs);
+}
+
+/*
+ * Drop @sub's cached verdicts, and the sub with them when they were all
+ * it held; @held as for fsgate_obj_update_mask(). Returns whether it had
+ * any.
+ */
+static bool fsgate_sub_flush_verdicts(struct fsgate_sub *sub, bool held)
+{
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (!rcu_access_pointer(sub->cache))
+		return false;
+	if (sub->mask || sub->ignore)
+		fsgate_cache_drop(sub);	/* the union mask may stay a superset */
+	else
+		fsgate_sub_destroy(sub, held);
+	return true;
+}
+
+/**
+ * fsgate_subs_flush_verdicts() - drop a group's cached verdicts
+ * @group: the group
+ * @inode: the one file whose verdicts go, or NULL for every file
+ *
+ * Also bumps the group's @cache_gen, so that no answer to an event
+ * asked before is cached after (fsgate_sub_cache_verdict()): once this
+ * returns, the group is asked anew about every access it had cached.
+ * Subs that held nothing but cached verdicts go, and stop counting as
+ * marks.
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex not held.
+ * Return: how many files had cached verdicts of the group.
+ */
+int fsgate_subs_flush_verdicts(struct fsgate_group *group, struct inode *inode)
+{
+	struct fsgate_key key = {
+		.type = FSNOTIFY_OBJ_TYPE_INODE,
+		.object = inode,
+	};
+	struct fsgate_sub *sub, *next;
+	struct fsgate_obj *obj;
+	unsigned int nofs;
+	int n = 0;
+
+	nofs = fsgate_marks_lock();
+	WRITE_ONCE(group->cache_gen, group->cache_gen + 1);
+	if (inode) {
+		sub = fsgate_sub_lookup(group, &key, &obj);
+		if (sub)
+			n = fsgate_sub_flush_verdicts(sub, true);
+		if (obj)
+			fsnotify_put_mark(&obj->fsn);
+	} else {
+		list_for_each_entry_safe(sub, next, &group->subs, group_node)
+			n += fsgate_sub_flush_verdicts(sub, false);
+	}
+	fsgate_marks_unlock(nofs);
+	return n;
 }
 
 /**

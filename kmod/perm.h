@@ -40,6 +40,8 @@ enum fsgate_perm_state {
  * @deadline: jiffies by which the group must answer
  * @unbounded: the group waits without a deadline
  * @snap: the file when the group was asked, for the verdict cache
+ * @cache_gen: the group's @cache_gen when it was asked: a flush since
+ *	then keeps the answer out of the verdict cache
  */
 struct fsgate_perm {
 	struct fsgate_event event;
@@ -51,6 +53,7 @@ struct fsgate_perm {
 	int verdict;
 	unsigned long deadline;
 	struct fsgate_snap snap;
+	u64 cache_gen;
 };
 
 /* The permission event whose @event this is; see fsgate_is_perm(). */

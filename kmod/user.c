@@ -597,6 +597,61 @@ static long fsgate_ioctl_stats(struct fsgate_group *group, void __user *arg)
 	return copy_to_user(arg, &stats, sizeof(stats)) ? -EFAULT : 0;
 }
 
+/* Validate a struct fsgate_cache_flush; see fsgate_ioctl_flush_cache(). */
+static int fsgate_cache_flush_check(const struct fsgate_cache_flush *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(req->reserved); i++)
+		if (req->reserved[i])
+			return -EINVAL;
+	if (req->flags & ~FSGATE_FLUSH_FLAGS)
+		return -EINVAL;
+	if (!(req->flags & FSGATE_FLUSH_FILE) && req->fd)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * fsgate_ioctl_flush_cache() - FSGATE_IOC_FLUSH_CACHE: forget cached verdicts
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_cache_flush
+ *
+ * For a signature update or a policy reload: the group is asked again
+ * about every access it had a verdict cached for (all of them, or those
+ * on one file), and answers to events asked before are not cached.
+ * Counted in the group's @cache_flushes.
+ *
+ * Context: process context, may sleep.
+ * Return: how many files had verdicts of the group cached; -EFAULT;
+ * -EINVAL for unknown flags, an fd without %FSGATE_FLUSH_FILE or
+ * non-zero reserved fields; -EBADF for an fd that is not open. Nothing
+ * changes on error.
+ */
+static long fsgate_ioctl_flush_cache(struct fsgate_group *group,
+				     void __user *arg)
+{
+	struct fsgate_cache_flush req;
+	struct file *file = NULL;
+	long ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	ret = fsgate_cache_flush_check(&req);
+	if (ret)
+		return ret;
+	if (req.flags & FSGATE_FLUSH_FILE) {
+		file = fget_raw(req.fd);
+		if (!file)
+			return -EBADF;
+	}
+	ret = fsgate_subs_flush_verdicts(group, file ? file_inode(file) : NULL);
+	atomic64_inc(&group->cache_flushes);
+	if (file)
+		fput(file);
+	return ret;
+}
+
 static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
@@ -608,6 +663,8 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_mark(group, uarg);
 	case FSGATE_IOC_STATS:
 		return fsgate_ioctl_stats(group, uarg);
+	case FSGATE_IOC_FLUSH_CACHE:
+		return fsgate_ioctl_flush_cache(group, uarg);
 	case FIONREAD:
 		/* As fanotify: the bytes a read() would return now. */
 		return put_user(fsgate_event_queued(group) *

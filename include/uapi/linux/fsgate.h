@@ -170,6 +170,7 @@ struct fsgate_mark {
  * @unopened: permission events denied (%EPERM) because read() could not
  *	open their fd (%EMFILE, %ETXTBSY for a writable fd on a running
  *	program, ...): the group could not judge the access
+ * @cache_flushes: %FSGATE_IOC_FLUSH_CACHE requests the group made
  * @reserved: zero, for counters to come
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
@@ -191,6 +192,7 @@ struct fsgate_stats {
 	__u64 perm_overflows;
 	__u64 cached;
 	__u64 unopened;
+	__u64 cache_flushes;
 	__u64 reserved[2];
 };
 
@@ -207,5 +209,35 @@ struct fsgate_stats {
 
 /* ioctl(group fd, FSGATE_IOC_STATS, struct fsgate_stats *) returns 0. */
 #define FSGATE_IOC_STATS	_IOR(FSGATE_IOC_MAGIC, 0x03, struct fsgate_stats)
+
+/* Flags of struct fsgate_cache_flush. */
+#define FSGATE_FLUSH_FILE		0x00000001	/* only @fd's file */
+#define FSGATE_FLUSH_FLAGS		FSGATE_FLUSH_FILE
+
+/**
+ * struct fsgate_cache_flush - argument of %FSGATE_IOC_FLUSH_CACHE
+ * @flags: 0 to drop every verdict the group has cached, or
+ *	%FSGATE_FLUSH_FILE to drop only those on the file of @fd
+ * @fd: with %FSGATE_FLUSH_FILE, an open fd of the file (an event's fd,
+ *	or any other, O_PATH included); otherwise 0
+ * @reserved: must be zero
+ *
+ * Once the ioctl returns, every later access the group caches a verdict
+ * for is asked of it again, and no answer to an event asked before the
+ * flush is cached (it still decides its access).
+ */
+struct fsgate_cache_flush {
+	__u32 flags;
+	__s32 fd;
+	__u64 reserved[3];
+};
+
+/*
+ * ioctl(group fd, FSGATE_IOC_FLUSH_CACHE, struct fsgate_cache_flush *)
+ * returns how many files had verdicts of the group cached that were
+ * dropped.
+ */
+#define FSGATE_IOC_FLUSH_CACHE	_IOW(FSGATE_IOC_MAGIC, 0x20, \
+				     struct fsgate_cache_flush)
 
 #endif /* _UAPI_LINUX_FSGATE_H */
