@@ -2,6 +2,7 @@
 /*
  * Marks and counters of a group: thin wrappers over the group fd's ioctls.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 
@@ -23,4 +24,18 @@ int fsgate_mark(int fd, unsigned int flags, uint64_t mask, int dirfd,
 int fsgate_stats(int fd, struct fsgate_stats *stats)
 {
 	return ioctl(fd, FSGATE_IOC_STATS, stats);
+}
+
+int fsgate_cache_flush(int fd, int file_fd)
+{
+	const struct fsgate_cache_flush req = {
+		.flags = file_fd >= 0 ? FSGATE_FLUSH_FILE : 0,
+		.fd = file_fd >= 0 ? file_fd : 0,
+	};
+
+	if (file_fd < -1) {
+		errno = EBADF;
+		return -1;
+	}
+	return ioctl(fd, FSGATE_IOC_FLUSH_CACHE, &req);
 }

@@ -40,6 +40,8 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_RESPOND, EINVAL, "malformed response (verdict, flag or errno not accepted)" },
 	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
+	{ FSGATE_CALL_CACHE_FLUSH, EBADF, "the file to forget verdicts on is not an open fd" },
+	{ FSGATE_CALL_CACHE_FLUSH, ENOTTY, "not an fsgate group fd, or fsgate.ko without cache flushes" },
 };
 
 const char *fsgate_strerror(enum fsgate_call call, int errnum)

@@ -174,6 +174,21 @@ int fsgate_respond(int fd, int event_fd, uint32_t response);
 int fsgate_respond_batch(int fd, const struct fanotify_response *responses,
 			 size_t count, size_t *done);
 
+/**
+ * fsgate_cache_flush() - forget verdicts the group cached (FSGATE_CACHE)
+ * @fd: a group fd
+ * @file_fd: an open fd of the one file whose verdicts go, or -1 for
+ *	every file (a signature update, a policy reload)
+ *
+ * Once it returns, the group is asked again about each access it had a
+ * verdict cached for, and answers to events asked before are not cached.
+ *
+ * Return: how many files had verdicts cached, or -1 with errno set:
+ * EBADF when @file_fd is not an open fd, ENOTTY for a module without
+ * the call.
+ */
+int fsgate_cache_flush(int fd, int file_fd);
+
 /* The call an errno came from, for fsgate_strerror(). */
 enum fsgate_call {
 	FSGATE_CALL_INIT,	/* fsgate_init(), fsgate_init_ext() */
@@ -181,6 +196,7 @@ enum fsgate_call {
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
 	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
+	FSGATE_CALL_CACHE_FLUSH, /* fsgate_cache_flush() */
 };
 
 /**
