@@ -141,9 +141,10 @@ opens $d/w/later
 st=$?
 [ $ok1 = 0 ] && [ $st != 0 ] && grep -q "detected Later_marker in $d/w/later" $d/log
 result $? "a reload (SIGHUP) catches a file cached clean before" $d/log
-sleep 1
-[ "$(grep -c 'fsgate-scan' /proc/fsgate/groups)" = 1 ]
-result $? "the group of the old rules is gone once the reload is done" \
+flushes=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	/fsgate-scan/ { print $col["cache_flushes"] }' /proc/fsgate/groups)
+[ "$(grep -c 'fsgate-scan' /proc/fsgate/groups)" = 1 ] && [ "$flushes" = 1 ]
+result $? "a reload keeps the scanner's group and flushes its cache once" \
 	/proc/fsgate/groups
 
 i=0

@@ -56,10 +56,9 @@ unsigned int rules_count(const struct rules *r);
 int rules_scan(struct rules *r, const void *buf, size_t len, char *match,
 	       size_t matchlen);
 
-/* A listener group and the events of it that workers still hold. */
+/* The listener group the workers answer. */
 struct group {
 	int fd;
-	atomic_int busy;	/* events read and not yet answered */
 };
 
 /* What the workers count, for the statistics. */
