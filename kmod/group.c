@@ -15,6 +15,7 @@
 #include <linux/cred.h>
 #include <linux/fanotify.h>
 #include <linux/fcntl.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -141,6 +142,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.cached = atomic64_read(&group->perm.cached),
 		.unopened = atomic64_read(&group->perm.unopened),
 		.cache_flushes = atomic64_read(&group->cache_flushes),
+		.muted = atomic64_read(&group->muted),
 	};
 }
 
@@ -164,6 +166,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	refcount_set(&group->ref, 1);
 	group->id = atomic64_inc_return(&fsgate_next_group_id);
 	group->owner = get_pid(task_tgid(current));
+	group->created_ns = ktime_get_ns();
 	group->uid = current_uid();
 	get_task_comm(group->comm, current);
 	group->flags = init->flags;

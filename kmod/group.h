@@ -16,6 +16,7 @@
 
 #include "event.h"
 
+struct fsgate_mutes;
 struct pid;
 struct seq_file;
 
@@ -27,6 +28,8 @@ struct seq_file;
  *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
  * @owner: thread group that created the group
+ * @created_ns: ktime_get_ns() when it was made: with FSGATE_EXCLUDE_SELF,
+ *	what @owner forks from then on is excluded too
  * @uid: real uid of the creator, for the max_groups limit
  * @comm: command name of the creator, for /proc/fsgate/groups
  * @flags: FSGATE_* flags from struct fsgate_init, class included
@@ -56,6 +59,8 @@ struct seq_file;
  * @overflows: times the queue overflowed
  * @perm: permission event counters, as struct fsgate_stats names them
  * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
+ * @mutes: what the group does not hear of (mute.c); RCU, replaced whole
+ * @muted: events hidden from the group by @mutes
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -66,6 +71,7 @@ struct fsgate_group {
 	struct rcu_head rcu;
 	u64 id;
 	struct pid *owner;
+	u64 created_ns;
 	kuid_t uid;
 	char comm[TASK_COMM_LEN];
 	u32 flags;
@@ -104,6 +110,8 @@ struct fsgate_group {
 		atomic64_t unopened;
 	} perm;
 	atomic64_t cache_flushes;
+	struct fsgate_mutes __rcu *mutes;
+	atomic64_t muted;
 };
 
 /* The pid an event of @group names: the thread, or its thread group. */
