@@ -150,14 +150,15 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 
 /*
  * Whether @group hears of an access by the current process: not with
- * FSGATE_EXCLUDE_SELF when its creator accesses, nor when its mutes hide
- * the access (counted).
+ * FSGATE_EXCLUDE_SELF when its creator or what the creator forked after
+ * making it accesses (a daemon's workers would wait on themselves), nor
+ * when its mutes hide the access (counted).
  */
 static bool fsgate_group_hears_current(struct fsgate_group *group,
 				       struct fsgate_facts *facts)
 {
 	if ((group->flags & FSGATE_EXCLUDE_SELF) &&
-	    group->owner == task_tgid(current))
+	    fsgate_current_descends(group->owner, group->created_ns))
 		return false;
 	if (fsgate_mutes_hide(group, facts)) {
 		atomic64_inc(&group->muted);
