@@ -27,7 +27,7 @@ enum column {
 static const char *const stat_names[] = {
 	"marks", "queued", "delivered", "overflows", "pending", "asked",
 	"answered", "denied", "timedout", "orphaned", "cancelled",
-	"perm_overflows", "cached", "unopened", "cache_flushes",
+	"perm_overflows", "cached", "unopened", "cache_flushes", "muted",
 };
 #define STATS (sizeof(stat_names) / sizeof(stat_names[0]))
 
