@@ -42,7 +42,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
 	{ FSGATE_CALL_CACHE_FLUSH, EBADF, "the file to forget verdicts on is not an open fd" },
 	{ FSGATE_CALL_MUTE, ESRCH, "no such process to mute" },
-	{ FSGATE_CALL_MUTE, ENOENT, "no such cgroup, or no such entry to remove" },
+	{ FSGATE_CALL_MUTE, ENOENT, "no such program file or cgroup, or no such entry to remove" },
 	{ FSGATE_CALL_MUTE, EEXIST, "the group mutes that already" },
 	{ FSGATE_CALL_MUTE, ENOSPC, "too many mute entries for this group (max_mutes)" },
 	{ FSGATE_CALL_MUTE, EOPNOTSUPP, "this kernel has no cgroups to mute" },

@@ -164,6 +164,25 @@ static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
 	}
 }
 
+/*
+ * Programs whose opens are never scanned (an updater, a backup): fsgate
+ * mutes them in the kernel, so they cost no round trip. The workers are
+ * the scanner's own threads, which FSGATE_EXCLUDE_SELF leaves out.
+ */
+static int mute_programs(int fd, const struct settings *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmute_exe; i++) {
+		if (fsgate_mute_exe(fd, s->mute_exe[i]) < 0) {
+			log_err("mute_exe %s: %s", s->mute_exe[i],
+				fsgate_strerror(FSGATE_CALL_MUTE, errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static struct group *group_open(const struct settings *s)
 {
 	unsigned int verdict = s->fail_closed ? FSGATE_VERDICT_DENY :
@@ -185,6 +204,11 @@ static struct group *group_open(const struct settings *s)
 		return NULL;
 	g->fd = group_watch(&init, FAN_OPEN_PERM, s->watch, s->nwatch);
 	if (g->fd < 0) {
+		free(g);
+		return NULL;
+	}
+	if (mute_programs(g->fd, s) < 0) {
+		close(g->fd);
 		free(g);
 		return NULL;
 	}
@@ -227,7 +251,7 @@ static void log_stats(struct scanner *sc)
 	struct fsgate_stats k = { 0 };
 
 	fsgate_stats(sc->cur->fd, &k);
-	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu",
+	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu, muted %llu",
 		 rules_count(sc->rules),
 		 (unsigned long long)sc->count.scanned,
 		 (unsigned long long)sc->count.clean,
@@ -236,7 +260,8 @@ static void log_stats(struct scanner *sc)
 		 (unsigned long long)sc->count.large,
 		 (unsigned long long)sc->count.excluded,
 		 (unsigned long long)k.asked, (unsigned long long)k.cached,
-		 (unsigned long long)k.timedout, (unsigned long long)k.pending);
+		 (unsigned long long)k.timedout, (unsigned long long)k.pending,
+		 (unsigned long long)k.muted);
 }
 
 /* New rules, and the verdicts the old ones gave forgotten. */

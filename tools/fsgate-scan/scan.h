@@ -25,6 +25,8 @@ struct settings {
 	size_t nexclude_path;
 	const char *exclude_comm[LIST_MAX];
 	size_t nexclude_comm;
+	const char *mute_exe[LIST_MAX];	/* programs fsgate mutes */
+	size_t nmute_exe;
 	unsigned int priority;
 	unsigned int threads;
 	uint64_t max_size;
