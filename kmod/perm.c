@@ -293,6 +293,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	perm->group = group;
 	perm->fd = FAN_NOFD;
 	fsgate_snap_take(&perm->snap, d_inode(path->dentry));
+	perm->cache_gen = READ_ONCE(group->cache_gen);
 	fsgate_perm_set_deadline(perm, asking);
 	init_waitqueue_entry(&perm->wait, current);
 
@@ -704,7 +705,8 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 	for (i = 0; i < n; i++) {
 		fsgate_sub_cache_verdict(group, d_inode(perms[i]->event.path.dentry),
 					 perms[i]->event.mask & FSGATE_PERM_EVENTS,
-				  perms[i]->verdict, &perms[i]->snap);
+					 perms[i]->verdict, &perms[i]->snap,
+					 perms[i]->cache_gen);
 		fsgate_perm_put(perms[i]);
 	}
 }

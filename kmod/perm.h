@@ -45,6 +45,8 @@ enum fsgate_perm_state {
  *	waited for past it (see struct fsgate_asking)
  * @unbounded: the group waits without a deadline (allow_unbounded_waits)
  * @snap: the file when the group was asked, for the verdict cache
+ * @cache_gen: the group's @cache_gen when it was asked: a flush since
+ *	then keeps the answer out of the verdict cache
  * @tier_next: the next event of the same access and tier, in asking order
  * @wait: the waiting process's entry on the group's @perm_wq
  */
@@ -59,6 +61,7 @@ struct fsgate_perm {
 	unsigned long deadline;
 	unsigned long ceiling;
 	struct fsgate_snap snap;
+	u64 cache_gen;
 	struct fsgate_perm *tier_next;
 	struct wait_queue_entry wait;
 };
