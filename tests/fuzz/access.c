@@ -158,22 +158,37 @@ static void fz_access_one(struct fz *fz)
 	}
 }
 
-void fz_access_spawn(struct fz *fz)
+/*
+ * Fork a child of @kind, remembered by the worker: 0 in the child, which
+ * goes on with a random stream of its own; its pid, or -1, in the parent.
+ * kids_lock is held across, so that no thread reaps the child before it
+ * is in the table (the child never takes the lock).
+ */
+static pid_t fz_fork(struct fz *fz, enum fz_kid_kind kind)
 {
-	unsigned int i, n = 1 + fz_below(fz, 4);
 	uint64_t r = fz_rand(fz);
 	pid_t pid;
 
+	pthread_mutex_lock(&fz->proc->kids_lock);
+	pid = fork();
+	if (pid == 0) {
+		fz->rng ^= r;
+		return 0;
+	}
+	if (pid > 0)
+		fz_kid_add_locked(fz->proc, pid, kind);
+	pthread_mutex_unlock(&fz->proc->kids_lock);
+	return pid;
+}
+
+void fz_access_spawn(struct fz *fz)
+{
+	unsigned int i, n = 1 + fz_below(fz, 4);
+
 	if (fz_kids_count(fz->proc, FZ_KID_ACCESS) >= FZ_KIDS / 2)
 		return;
-	pid = fork();
-	if (pid < 0)
+	if (fz_fork(fz, FZ_KID_ACCESS))
 		return;
-	if (pid) {
-		fz_kid_add(fz, pid, FZ_KID_ACCESS);
-		return;
-	}
-	fz->rng ^= r;
 	/* Mostly without the worker's group fds, so closing them orphans. */
 	if (fz_chance(fz, 80))
 		syscall(SYS_close_range, 3, ~0U, 0);
@@ -240,21 +255,13 @@ void fz_daemon_spawn(struct fz *fz)
 		FSGATE_PRIORITY_DEFAULT, 0, 1000, 2000, 2500, 3000, 65535,
 	};
 	struct fsgate_init init = { 0 };
-	uint64_t r = fz_rand(fz);
 	char path[256];
 	int g, answer;
-	pid_t pid;
 
 	if (fz_kids_count(fz->proc, FZ_KID_DAEMON) >= FZ_DAEMONS)
 		return;
-	pid = fork();
-	if (pid < 0)
+	if (fz_fork(fz, FZ_KID_DAEMON))
 		return;
-	if (pid) {
-		fz_kid_add(fz, pid, FZ_KID_DAEMON);
-		return;
-	}
-	fz->rng ^= r;
 	/* SIGALRM's default action ends it: its group goes, orphaned. */
 	alarm(1 + fz_below(fz, FZ_DAEMON_LIFE_S));
 	init.flags = (fz_chance(fz, 50) ? FSGATE_CLASS_CONTENT :
@@ -288,18 +295,10 @@ void fz_daemon_spawn(struct fz *fz)
 
 void fz_reader_spawn(struct fz *fz, int g)
 {
-	uint64_t r = fz_rand(fz);
 	long end;
-	pid_t pid;
 
-	pid = fork();
-	if (pid < 0)
+	if (fz_fork(fz, FZ_KID_READER))
 		return;
-	if (pid) {
-		fz_kid_add(fz, pid, FZ_KID_READER);
-		return;
-	}
-	fz->rng ^= r;
 	alarm(2);
 	end = fz_now_ms() + 100 + fz_below(fz, 900);
 	while (fz_now_ms() < end)

@@ -146,20 +146,17 @@ void fz_slot_put(struct fz *fz)
 	pthread_rwlock_unlock(&fz->proc->slots_lock);
 }
 
-void fz_kid_add(struct fz *fz, pid_t pid, enum fz_kid_kind kind)
+void fz_kid_add_locked(struct fz_proc *p, pid_t pid, enum fz_kid_kind kind)
 {
-	struct fz_proc *p = fz->proc;
 	unsigned int i;
 
-	pthread_mutex_lock(&p->kids_lock);
 	for (i = 0; i < FZ_KIDS; i++) {
 		if (!p->kids[i]) {
 			p->kids[i] = pid;
 			p->kind[i] = kind;
-			break;
+			return;
 		}
 	}
-	pthread_mutex_unlock(&p->kids_lock);
 	/* No room: the child is reaped with the others at the next pause. */
 }
 

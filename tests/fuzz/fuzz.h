@@ -111,8 +111,8 @@ long fz_now_ms(void);
 int fz_slot_get(struct fz *fz, unsigned int *slot);
 void fz_slot_put(struct fz *fz);
 
-/* Children: remember one, reap those done, kill one of a kind. */
-void fz_kid_add(struct fz *fz, pid_t pid, enum fz_kid_kind kind);
+/* Children: remember one (kids_lock held), reap those done, kill one. */
+void fz_kid_add_locked(struct fz_proc *p, pid_t pid, enum fz_kid_kind kind);
 void fz_kids_reap(struct fz_proc *proc, bool block);
 pid_t fz_kid_pick(struct fz *fz, enum fz_kid_kind kind);
 int fz_kids_count(struct fz_proc *proc, enum fz_kid_kind kind);
