@@ -214,8 +214,14 @@ uint32_t fz_response(struct fz *fz)
 	return r;
 }
 
-/* Answer (or not) every event of one read; for daemons and readers. */
-static void fz_serve(struct fz *fz, int g, int answer_percent)
+/*
+ * Answer (or not) every event of one read; for daemons and readers. An
+ * answer names its event by fd number, as fanotify's does, so a second
+ * answer to one event must find nothing only where no other pending
+ * event can have that number: in a daemon (@own), whose group is its
+ * own and which keeps the fd of each event it leaves unanswered open.
+ */
+static void fz_serve(struct fz *fz, int g, int answer_percent, bool own)
 {
 	struct fanotify_event_metadata ev[16];
 	struct fanotify_response resp;
@@ -231,17 +237,21 @@ static void fz_serve(struct fz *fz, int g, int answer_percent)
 
 		if (e->fd < 0)
 			continue;
-		if ((e->mask & FSGATE_PERM_EVENTS) &&
-		    fz_chance(fz, answer_percent)) {
+		if (!(e->mask & FSGATE_PERM_EVENTS)) {
+			close(e->fd);
+		} else if (fz_chance(fz, answer_percent)) {
 			resp.fd = e->fd;
 			resp.response = fz_response(fz);
 			if (write(g, &resp, sizeof(resp)) < 0 && errno != ENOENT)
 				fz_fail_shared(fz->sh, "a daemon's answer: %s",
 					       strerror(errno));
-			if (fz_chance(fz, 5) && write(g, &resp, sizeof(resp)) >= 0)
+			if (own && fz_chance(fz, 5) &&
+			    write(g, &resp, sizeof(resp)) >= 0)
 				fz_fail_shared(fz->sh, "a second answer to one event was taken");
+			close(e->fd);
+		} else if (!own) {
+			close(e->fd);
 		}
-		close(e->fd);
 	}
 }
 
@@ -290,7 +300,7 @@ void fz_daemon_spawn(struct fz *fz)
 	/* Some answer everything, some a part, some nothing at all. */
 	answer = FZ_PICK(fz, ((const int[]){ 100, 100, 90, 50, 0 }));
 	for (;;)
-		fz_serve(fz, g, answer);
+		fz_serve(fz, g, answer, true);
 }
 
 void fz_reader_spawn(struct fz *fz, int g)
@@ -302,7 +312,7 @@ void fz_reader_spawn(struct fz *fz, int g)
 	alarm(2);
 	end = fz_now_ms() + 100 + fz_below(fz, 900);
 	while (fz_now_ms() < end)
-		fz_serve(fz, g, 90);
+		fz_serve(fz, g, 90, false);
 	if (fz_chance(fz, 50))
 		close(g);
 	_exit(0);
