@@ -252,7 +252,7 @@ FIXTURE_TEARDOWN(fault)
 	failslab_set("ignore-gfp-wait", "Y");
 }
 
-TEST_F(fault, init)
+TEST_F_TIMEOUT(fault, init, 300)
 {
 	struct fsgate_init init = {
 		.flags = FSGATE_CLASS_CONTENT | FSGATE_NONBLOCK | FSGATE_CLOEXEC,
@@ -373,7 +373,7 @@ static void sweep_mark(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, ret);
 }
 
-TEST_F(fault, mark_add_inode)
+TEST_F_TIMEOUT(fault, mark_add_inode, 300)
 {
 	const struct mark_case c = {
 		.name = "mark add inode",
@@ -387,7 +387,7 @@ TEST_F(fault, mark_add_inode)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_add_filesystem_shared)
+TEST_F_TIMEOUT(fault, mark_add_filesystem_shared, 300)
 {
 	const struct mark_case c = {
 		.name = "mark add filesystem (shared object)",
@@ -401,7 +401,7 @@ TEST_F(fault, mark_add_filesystem_shared)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_add_mount)
+TEST_F_TIMEOUT(fault, mark_add_mount, 300)
 {
 	const struct mark_case c = {
 		.name = "mark add mount",
@@ -415,7 +415,7 @@ TEST_F(fault, mark_add_mount)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_update)
+TEST_F_TIMEOUT(fault, mark_update, 300)
 {
 	const struct mark_case c = {
 		.name = "mark add to a mark (update)",
@@ -429,7 +429,7 @@ TEST_F(fault, mark_update)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_ignore)
+TEST_F_TIMEOUT(fault, mark_ignore, 300)
 {
 	const struct mark_case c = {
 		.name = "mark add ignore mask",
@@ -443,7 +443,7 @@ TEST_F(fault, mark_ignore)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_remove_some)
+TEST_F_TIMEOUT(fault, mark_remove_some, 300)
 {
 	const struct mark_case c = {
 		.name = "mark remove some events",
@@ -457,7 +457,7 @@ TEST_F(fault, mark_remove_some)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_remove_all)
+TEST_F_TIMEOUT(fault, mark_remove_all, 300)
 {
 	const struct mark_case c = {
 		.name = "mark remove the last events",
@@ -471,7 +471,7 @@ TEST_F(fault, mark_remove_all)
 	sweep_mark(_metadata, &c);
 }
 
-TEST_F(fault, mark_flush)
+TEST_F_TIMEOUT(fault, mark_flush, 300)
 {
 	char after[2048];
 	int n, f, g, o, ret, err, injected;
@@ -507,7 +507,7 @@ TEST_F(fault, mark_flush)
 	ASSERT_LT(n, MAX_N);
 }
 
-TEST_F(fault, stats_and_fionread)
+TEST_F_TIMEOUT(fault, stats_and_fionread, 300)
 {
 	struct fsgate_stats st;
 	int n, f, g, ret, err, injected, q;
@@ -534,7 +534,7 @@ TEST_F(fault, stats_and_fionread)
 }
 
 /* Reading fdinfo and /proc/fsgate/groups: ENOMEM or the text, then the text. */
-TEST_F(fault, proc_files)
+TEST_F_TIMEOUT(fault, proc_files, 300)
 {
 	char path[64], buf[4096];
 	const char *files[2] = { path, "/proc/fsgate/groups" };
@@ -601,7 +601,7 @@ static int serve(int g, int timeout_ms)
  * notification queued: it fails cleanly (the permission event stays
  * queued, or is denied as unopened) and the next read works.
  */
-TEST_F(fault, read)
+TEST_F_TIMEOUT(fault, read, 300)
 {
 	struct fanotify_event_metadata ev[4];
 	int n, f, g, err, injected, st, i;
@@ -654,7 +654,7 @@ TEST_F(fault, read)
  * ENOENT; and an answer with FSGATE_CACHE, which must be applied whether
  * or not its cache entry could be made.
  */
-TEST_F(fault, write)
+TEST_F_TIMEOUT(fault, write, 300)
 {
 	struct fanotify_response r[9];
 	struct fanotify_event_metadata ev;
@@ -791,18 +791,18 @@ static void sweep_access(struct __test_metadata *_metadata, const char *name,
 	ASSERT_LT(n, MAX_N);
 }
 
-TEST_F(fault, access_one_group)
+TEST_F_TIMEOUT(fault, access_one_group, 300)
 {
 	sweep_access(_metadata, "open, one content group", self->file, 1, 0);
 }
 
-TEST_F(fault, access_notification)
+TEST_F_TIMEOUT(fault, access_notification, 300)
 {
 	sweep_access(_metadata, "open, one notification group", self->file, 1, 1);
 }
 
 /* More groups than fsgate collects on the stack: its own allocation. */
-TEST_F(fault, access_many_groups)
+TEST_F_TIMEOUT(fault, access_many_groups, 300)
 {
 	sweep_access(_metadata, "open, seventeen content groups", self->file,
 		     17, 0);
@@ -812,7 +812,7 @@ TEST_F(fault, access_many_groups)
  * close() of a group sharing its object with another: the other group
  * is still asked, and (kmemleak) nothing leaks.
  */
-TEST_F(fault, close)
+TEST_F_TIMEOUT(fault, close, 300)
 {
 	int n, f, g, o, ret, err, injected;
 	pid_t pid;
