@@ -221,16 +221,17 @@ static void fz_stash_flush(struct fz *fz)
 	}
 }
 
-static unsigned int fz_weights;	/* the table's total */
+/* Each operation's weight in this run (--only, --without), and their sum. */
+static unsigned int fz_weight[FZ_OPS_MAX], fz_weights;
 
 static unsigned int fz_pick_op(struct fz *fz)
 {
 	unsigned int i, r = fz_below(fz, fz_weights);
 
 	for (i = 0; i < fz_nops; i++) {
-		if (r < fz_ops[i].weight)
+		if (r < fz_weight[i])
 			return i;
-		r -= fz_ops[i].weight;
+		r -= fz_weight[i];
 	}
 	return 0;
 }
@@ -337,8 +338,6 @@ static void fz_worker(int w)
 
 	/* SIGUSR1 interrupts a blocking read (no SA_RESTART). */
 	sigaction(SIGUSR1, &sa, NULL);
-	for (i = 0; i < (int)fz_nops; i++)
-		fz_weights += fz_ops[i].weight;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	proc = calloc(1, sizeof(*proc));
@@ -467,27 +466,28 @@ static void fz_teardown(void)
 static void fz_report(long ms, const char *argv0)
 {
 	unsigned long total = 0, errs = 0;
-	unsigned int i, covered = 0;
+	unsigned int i, covered = 0, enabled = 0;
 
 	printf("# %-18s %10s %10s\n", "operation", "calls", "failed ok");
 	for (i = 0; i < fz_nops; i++) {
 		total += sh->calls[i];
 		errs += sh->errors[i];
 		covered += sh->calls[i] > 0;
+		enabled += fz_weight[i] > 0;
 		printf("# %-18s %10lu %10lu\n", fz_ops[i].name,
 		       (unsigned long)sh->calls[i],
 		       (unsigned long)sh->errors[i]);
 	}
 	printf("# seed %llu, %ld s, %d processes x %d threads: %lu calls (%lu failed as allowed), %u of %u operation kinds; %lu accesses (%lu denied, %lu killed), longest wait %lu ms of %ld allowed; %d pauses, %lu stats identities checked\n",
 	       (unsigned long long)sh->seed, ms / 1000, sh->procs, sh->threads,
-	       total, errs, covered, fz_nops,
+	       total, errs, covered, enabled,
 	       (unsigned long)sh->accesses, (unsigned long)sh->access_denied,
 	       (unsigned long)sh->access_killed,
 	       (unsigned long)sh->long_wait_ms, sh->bound_ms,
 	       atomic_load(&sh->pauses), (unsigned long)sh->stats_checked);
-	if (covered < fz_nops)
+	if (covered < enabled)
 		for (i = 0; i < fz_nops; i++)
-			if (!sh->calls[i])
+			if (fz_weight[i] && !sh->calls[i])
 				printf("# never ran: %s\n", fz_ops[i].name);
 	printf("%s 1 fsgate-fuzz seed %llu\n", sh->failures ? "not ok" : "ok",
 	       (unsigned long long)sh->seed);
@@ -498,15 +498,43 @@ static void fz_report(long ms, const char *argv0)
 		       sh->threads);
 }
 
+/*
+ * --only NAME,... keeps those operations, --without NAME,... drops them
+ * (as many of either as given, in order); 0, or -1 for an unknown name.
+ */
+static int fz_select(char *list, bool only)
+{
+	static bool narrowed;
+	char *name, *save = NULL;
+	unsigned int i;
+
+	if (only && !narrowed) {
+		narrowed = true;
+		memset(fz_weight, 0, sizeof(fz_weight));
+	}
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < fz_nops && strcmp(fz_ops[i].name, name); i++)
+			;
+		if (i == fz_nops) {
+			fprintf(stderr, "fsgate-fuzz: no operation '%s' (see --list)\n", name);
+			return -1;
+		}
+		fz_weight[i] = only ? fz_ops[i].weight : 0;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fsgate-fuzz [--seed N] [--duration SEC] [--procs N] [--threads N]\n"
-		"                   [--pause SEC] [--list]\n"
+		"                   [--pause SEC] [--only OP,...] [--without OP,...] [--list]\n"
 		"Random, mostly valid operations on fsgate from several processes and\n"
 		"threads; checks errnos, records, waits and the stats identity at rest.\n"
 		"Prints TAP. The seed fixes each thread's sequence of operations (the\n"
-		"interleaving of threads is the scheduler's).\n");
+		"interleaving of threads is the scheduler's); --only and --without\n"
+		"narrow the operations (--list names them, with their weights).\n");
 }
 
 int main(int argc, char **argv)
@@ -518,6 +546,8 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ "pause", required_argument, NULL, 'P' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "without", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -528,7 +558,9 @@ int main(int argc, char **argv)
 	pid_t *pids;
 	unsigned int i;
 
-	while ((c = getopt_long(argc, argv, "s:d:p:t:P:lh", opts, NULL)) != -1) {
+	for (i = 0; i < fz_nops; i++)
+		fz_weight[i] = fz_ops[i].weight;
+	while ((c = getopt_long(argc, argv, "s:d:p:t:P:lo:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': seed = strtoull(optarg, NULL, 0); seeded = true; break;
 		case 'd': duration = atol(optarg); break;
@@ -539,11 +571,18 @@ int main(int argc, char **argv)
 			for (i = 0; i < fz_nops; i++)
 				printf("%s %u\n", fz_ops[i].name, fz_ops[i].weight);
 			return 0;
+		case 'o':
+		case 'w':
+			if (fz_select(optarg, c == 'o'))
+				return 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc || duration < 1 || procs < 1 || procs > 16 ||
+	for (i = 0; i < fz_nops; i++)
+		fz_weights += fz_weight[i];
+	if (optind != argc || !fz_weights || duration < 1 || procs < 1 || procs > 16 ||
 	    threads < 1 || threads > 16 || pause_s < 1) {
 		usage(stderr);
 		return 2;
