@@ -463,7 +463,7 @@ static void fz_teardown(void)
 	rmdir(sh->root);
 }
 
-static void fz_report(long ms, const char *argv0)
+static void fz_report(long ms, int argc, char **argv)
 {
 	unsigned long total = 0, errs = 0;
 	unsigned int i, covered = 0, enabled = 0;
@@ -491,11 +491,14 @@ static void fz_report(long ms, const char *argv0)
 				printf("# never ran: %s\n", fz_ops[i].name);
 	printf("%s 1 fsgate-fuzz seed %llu\n", sh->failures ? "not ok" : "ok",
 	       (unsigned long long)sh->seed);
-	if (sh->failures)
-		printf("# %d failures; the first: %s\n# replay: %s --seed %llu --duration %ld --procs %d --threads %d\n",
-		       sh->failures, sh->first_failure, argv0,
-		       (unsigned long long)sh->seed, ms / 1000, sh->procs,
-		       sh->threads);
+	if (!sh->failures)
+		return;
+	printf("# %d failures; the first: %s\n# replay:", sh->failures,
+	       sh->first_failure);
+	/* The command as given; the seed last, so that it wins. */
+	for (i = 0; i < (unsigned int)argc; i++)
+		printf(" %s", argv[i]);
+	printf(" --seed %llu\n", (unsigned long long)sh->seed);
 }
 
 /*
@@ -630,6 +633,6 @@ int main(int argc, char **argv)
 				       status);
 	}
 	fz_teardown();
-	fz_report(fz_now_ms() - t0, argv[0]);
+	fz_report(fz_now_ms() - t0, argc, argv);
 	return sh->failures ? 1 : 0;
 }
