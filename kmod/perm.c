@@ -275,6 +275,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    struct fsgate_asking *asking, int *verdict)
 {
 	struct fsgate_perm *perm;
+	struct mem_cgroup *old;
 	bool orphan;
 
 	atomic64_inc(&group->perm.asked);
@@ -282,7 +283,9 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 		*verdict = fsgate_perm_too_late(group);
 		return NULL;
 	}
+	old = fsgate_group_charge(group);
 	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	fsgate_group_uncharge(old);
 	if (!perm)
 		goto out_overflow;
 	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));
@@ -290,6 +293,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	perm->group = group;
 	perm->fd = FAN_NOFD;
 	fsgate_snap_take(&perm->snap, d_inode(path->dentry));
+	perm->cache_gen = READ_ONCE(group->cache_gen);
 	fsgate_perm_set_deadline(perm, asking);
 	init_waitqueue_entry(&perm->wait, current);
 
@@ -546,20 +550,30 @@ static void fsgate_perm_drop(struct fsgate_perm *perm, int verdict,
 }
 
 /**
- * fsgate_perm_unreport() - a reader failed to copy a permission event out
- * @perm: the event
+ * fsgate_perm_unread() - put a permission event a reader failed to copy
+ *	out back at the head of its group's queue
+ * @group: the group
+ * @perm: the event, reported by fsgate_perm_report() and not answerable
+ *	yet (the reader never named its fd)
  *
- * Nobody can answer it now, so the group's timeout verdict applies at
- * once, unless it was resolved meanwhile.
+ * The next read() delivers it again; its waiting process goes on waiting
+ * within its deadline. An event resolved meanwhile (timeout, killed
+ * waiter) has left the lists and stays off them. The reader's reference
+ * is not dropped here.
  *
- * Context: process context; no fsgate locks held.
+ * Context: @group's @queue_lock held.
+ * Return: whether the event is queued again.
  */
-void fsgate_perm_unreport(struct fsgate_perm *perm)
+bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm)
 {
-	struct fsgate_group *group = perm->group;
-
-	fsgate_perm_drop(perm, fsgate_policy_verdict(group->timeout_verdict),
-			 &group->perm.timedout);
+	lockdep_assert_held(&group->queue_lock);
+	if (perm->state != FSGATE_PERM_REPORTED)
+		return false;
+	WARN_ON_ONCE(perm->fd != FAN_NOFD);
+	perm->state = FSGATE_PERM_QUEUED;
+	list_move(&perm->event.node, &group->queue);
+	group->queued++;
+	return true;
 }
 
 /**
@@ -691,7 +705,8 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 	for (i = 0; i < n; i++) {
 		fsgate_sub_cache_verdict(group, d_inode(perms[i]->event.path.dentry),
 					 perms[i]->event.mask & FSGATE_PERM_EVENTS,
-				  perms[i]->verdict, &perms[i]->snap);
+					 perms[i]->verdict, &perms[i]->snap,
+					 perms[i]->cache_gen);
 		fsgate_perm_put(perms[i]);
 	}
 }

@@ -17,7 +17,8 @@ struct path;
 /*
  * Where a permission event is; see struct fsgate_perm. QUEUED ->
  * REPORTED -> DONE, or straight to DONE from QUEUED (timeout, orphan,
- * killed waiter). ANSWERING lasts only within the locked section of one
+ * killed waiter); REPORTED goes back to QUEUED when the reader fails to
+ * copy it out (fsgate_perm_unread()). ANSWERING lasts only within the locked section of one
  * write(): its responses take their events, then resolve them all or
  * give them back.
  */
@@ -44,6 +45,8 @@ enum fsgate_perm_state {
  *	waited for past it (see struct fsgate_asking)
  * @unbounded: the group waits without a deadline (allow_unbounded_waits)
  * @snap: the file when the group was asked, for the verdict cache
+ * @cache_gen: the group's @cache_gen when it was asked: a flush since
+ *	then keeps the answer out of the verdict cache
  * @tier_next: the next event of the same access and tier, in asking order
  * @wait: the waiting process's entry on the group's @perm_wq
  */
@@ -58,6 +61,7 @@ struct fsgate_perm {
 	unsigned long deadline;
 	unsigned long ceiling;
 	struct fsgate_snap snap;
+	u64 cache_gen;
 	struct fsgate_perm *tier_next;
 	struct wait_queue_entry wait;
 };
@@ -100,7 +104,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 int fsgate_asking_wait(struct fsgate_asking *asking, int verdict);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
-void fsgate_perm_unreport(struct fsgate_perm *perm);
+bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_unopened(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);

@@ -40,6 +40,15 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_RESPOND, EINVAL, "malformed response (verdict, flag or errno not accepted)" },
 	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
+	{ FSGATE_CALL_CACHE_FLUSH, EBADF, "the file to forget verdicts on is not an open fd" },
+	{ FSGATE_CALL_MUTE, ESRCH, "no such process to mute" },
+	{ FSGATE_CALL_MUTE, ENOENT, "no such program file or cgroup, or no such entry to remove" },
+	{ FSGATE_CALL_MUTE, EEXIST, "the group mutes that already" },
+	{ FSGATE_CALL_MUTE, ENOSPC, "too many mute entries for this group (max_mutes)" },
+	{ FSGATE_CALL_MUTE, EOPNOTSUPP, "this kernel has no cgroups to mute" },
+	{ FSGATE_CALL_MUTE, EINVAL, "invalid mute entry, operation or mode" },
+	{ FSGATE_CALL_MUTE, ENOTTY, "not an fsgate group fd, or fsgate.ko without muting" },
+	{ FSGATE_CALL_CACHE_FLUSH, ENOTTY, "not an fsgate group fd, or fsgate.ko without cache flushes" },
 };
 
 const char *fsgate_strerror(enum fsgate_call call, int errnum)

@@ -5,14 +5,9 @@
 # (1000) running: status, groups in asking order as text and JSON, top's
 # rates while files are opened, and params with their checks. Prints
 # TAP; a failed step is named and its output shown.
-for prog in fsgatectl fsgate-monitor scanner; do
-	if ! command -v $prog >/dev/null; then
-		echo "1..0 # SKIP $prog is not in the guest"
-		exit 4
-	fi
-done
 
 . scenario-tap.sh
+need fsgatectl fsgate-monitor scanner
 d=/tmp/ctl.$$
 mkdir -p $d/w
 mount -t tmpfs ctl $d/w || exit 1

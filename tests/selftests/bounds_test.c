@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <linux/fs.h>
-#include <linux/loop.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -393,11 +392,7 @@ FIXTURE_TEARDOWN(freeze)
 		close(fd);
 	}
 	umount2(self->mnt, MNT_DETACH);
-	fd = open(self->dev, O_RDWR | O_CLOEXEC);
-	if (fd >= 0) {
-		ioctl(fd, LOOP_CLR_FD, 0);
-		close(fd);
-	}
+	fsgate_test_loop_detach(self->dev);
 	unlink(self->img);
 	rmdir(self->mnt);
 	if (self->chain[0])

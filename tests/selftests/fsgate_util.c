@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/loop.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <linux/loop.h>
 
 #include "fsgate_util.h"
 
@@ -133,17 +132,10 @@ int fsgate_test_param(const char *name, const char *value, char *old,
 	return 0;
 }
 
-int fsgate_test_ext4(const char *img, char *dev, size_t len)
+int fsgate_test_loop_attach(const char *img, char *dev, size_t len)
 {
-	int ctl, nr, fd, loop, status;
-	char cmd[256];
+	int ctl, nr, fd, loop;
 
-	snprintf(cmd, sizeof(cmd),
-		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
-		 img, img);
-	status = system(cmd);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0)
 		return -1;
@@ -162,4 +154,28 @@ int fsgate_test_ext4(const char *img, char *dev, size_t len)
 	close(fd);
 	close(loop);
 	return 0;
+}
+
+void fsgate_test_loop_detach(const char *dev)
+{
+	int loop = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (loop >= 0) {
+		ioctl(loop, LOOP_CLR_FD, 0);
+		close(loop);
+	}
+}
+
+int fsgate_test_ext4(const char *img, char *dev, size_t len)
+{
+	char cmd[256];
+	int status;
+
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of=%s bs=1M count=8 2>/dev/null && mke2fs -F %s >/dev/null 2>&1",
+		 img, img);
+	status = system(cmd);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return fsgate_test_loop_attach(img, dev, len);
 }

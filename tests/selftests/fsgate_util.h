@@ -55,6 +55,15 @@ int fsgate_test_param(const char *name, const char *value, char *old,
 		      size_t len);
 
 /*
+ * Attach the image file @img to a free loop device, whose path goes to
+ * @dev (@len bytes). Return: 0, or -1 with errno set.
+ */
+int fsgate_test_loop_attach(const char *img, char *dev, size_t len);
+
+/* Detach the loop device @dev, if it is attached. */
+void fsgate_test_loop_detach(const char *dev);
+
+/*
  * Make an 8 MB ext4 image @img and attach it to a free loop device,
  * whose path goes to @dev (@len bytes). Return: 0, or -1.
  */
