@@ -94,6 +94,8 @@ static const struct param {
 } params[] = {
 	{ "default_timeout_ms", 0, 3600000,
 	  "how long an access waits for a group without its own timeout; 0: no bound" },
+	{ "max_cached_verdicts", 0, UINT_MAX,
+	  "files one group may have cached verdicts on; 0: no cache" },
 	{ "max_groups", 1, 65536, "groups one user may have" },
 	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
 	{ "max_pending_events", 1, UINT_MAX,
