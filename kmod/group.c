@@ -16,6 +16,7 @@
 #include <linux/fanotify.h>
 #include <linux/fcntl.h>
 #include <linux/memcontrol.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -144,6 +145,8 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.unopened = atomic64_read(&group->perm.unopened),
 		.cache_entries = READ_ONCE(group->nr_cached),
 		.cache_evictions = atomic64_read(&group->cache_evictions),
+		.cache_flushes = atomic64_read(&group->cache_flushes),
+		.muted = atomic64_read(&group->muted),
 	};
 }
 
@@ -169,6 +172,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	group->owner = get_pid(task_tgid(current));
 	/* Exported (get) and inline (put) on every kernel fsgate builds for. */
 	group->memcg = get_mem_cgroup_from_mm(current->mm);
+	group->created_ns = ktime_get_ns();
 	group->uid = current_uid();
 	get_task_comm(group->comm, current);
 	group->flags = init->flags;

@@ -18,6 +18,7 @@
 #include "event.h"
 
 struct mem_cgroup;
+struct fsgate_mutes;
 struct pid;
 struct seq_file;
 
@@ -29,6 +30,8 @@ struct seq_file;
  *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
  * @owner: thread group that created the group
+ * @created_ns: ktime_get_ns() when it was made: with FSGATE_EXCLUDE_SELF,
+ *	what @owner forks from then on is excluded too
  * @uid: real uid of the creator, for the max_groups limit
  * @comm: command name of the creator, for /proc/fsgate/groups
  * @flags: FSGATE_* flags from struct fsgate_init, class included
@@ -46,6 +49,9 @@ struct seq_file;
  *	locklessly
  * @memcg: memory cgroup of the creator, charged for the group's events,
  *	permission events and cached verdicts, as fanotify charges its own
+ * @cache_gen: bumped under fsgate_mark_mutex by each flush of the
+ *	group's verdict cache; an answer to an event asked under an older
+ *	value is not cached (mark.c)
  * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown,
  *	@pending, @nr_perm and the state of every permission event of the
  *	group (perm.c)
@@ -62,6 +68,9 @@ struct seq_file;
  * @overflows: times the queue overflowed
  * @perm: permission event counters, as struct fsgate_stats names them
  * @cache_evictions: cached verdicts evicted to make room for others
+ * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
+ * @mutes: what the group does not hear of (mute.c); RCU, replaced whole
+ * @muted: events hidden from the group by @mutes
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -72,6 +81,7 @@ struct fsgate_group {
 	struct rcu_head rcu;
 	u64 id;
 	struct pid *owner;
+	u64 created_ns;
 	kuid_t uid;
 	char comm[TASK_COMM_LEN];
 	u32 flags;
@@ -86,6 +96,7 @@ struct fsgate_group {
 	struct list_head cache_lru;
 	unsigned int nr_cached;
 	struct mem_cgroup *memcg;
+	u64 cache_gen;
 
 	spinlock_t queue_lock;	/* see @queue_lock above */
 	struct list_head queue;
@@ -112,6 +123,9 @@ struct fsgate_group {
 		atomic64_t unopened;
 	} perm;
 	atomic64_t cache_evictions;
+	atomic64_t cache_flushes;
+	struct fsgate_mutes __rcu *mutes;
+	atomic64_t muted;
 };
 
 /**

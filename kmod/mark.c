@@ -325,6 +325,17 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 	return ret;
 }
 
+/* Forget @sub's cached verdicts and take it off its group's cache_lru. */
+static void fsgate_sub_uncache(struct fsgate_sub *sub)
+{
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (!list_empty(&sub->cache_node)) {
+		list_del_init(&sub->cache_node);
+		sub->group->nr_cached--;
+	}
+	fsgate_cache_drop(sub);
+}
+
 static void fsgate_sub_unlink(struct fsgate_sub *sub)
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
@@ -332,11 +343,7 @@ static void fsgate_sub_unlink(struct fsgate_sub *sub)
 	list_del(&sub->group_node);
 	if (fsgate_sub_is_mark(sub))
 		sub->group->nr_marks--;
-	if (!list_empty(&sub->cache_node)) {
-		list_del(&sub->cache_node);
-		sub->group->nr_cached--;
-	}
-	fsgate_cache_drop(sub);
+	fsgate_sub_uncache(sub);
 	kfree_rcu(sub, rcu);
 }
 
@@ -646,11 +653,9 @@ static void fsgate_cache_evict_one(struct fsgate_group *group)
 			list_move_tail(&sub->cache_node, &group->cache_lru);
 			continue;
 		}
-		list_del_init(&sub->cache_node);
-		group->nr_cached--;
 		atomic64_inc(&group->cache_evictions);
 		if (fsgate_sub_is_mark(sub))
-			fsgate_cache_drop(sub);
+			fsgate_sub_uncache(sub);
 		else
 			fsgate_sub_destroy(sub, false);
 		return;
@@ -694,6 +699,7 @@ static void fsgate_cache_store(struct fsgate_group *group,
  * @mask: the permission event the verdict was for
  * @verdict: 0 to allow, or the negative errno of a deny
  * @snap: the file's state when the group was asked
+ * @cache_gen: the group's @cache_gen when it was asked
  *
  * Kept in the group's inode mark on the file, made for it if need be
  * and then not counted as a mark; at most max_cached_verdicts files per
@@ -702,11 +708,15 @@ static void fsgate_cache_store(struct fsgate_group *group,
  * filesystem that may change it unseen (fsgate_cache_allowed()), or
  * without memory, the verdict is not cached and the group is asked next
  * time. Memory is charged to the group's memory cgroup.
+ * Neither is it once the group flushed its cache after asking
+ * (fsgate_subs_flush_verdicts()): the answer may have been made by the
+ * rules the flush retired.
  *
  * Context: process context, may sleep.
  */
 void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
-			      u32 mask, int verdict, const struct fsgate_snap *snap)
+			      u32 mask, int verdict, const struct fsgate_snap *snap,
+			      u64 cache_gen)
 {
 	struct fsgate_key key = {
 		.type = FSNOTIFY_OBJ_TYPE_INODE,
@@ -720,9 +730,67 @@ void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
 		return;
 	memcg = fsgate_group_charge(group);
 	nofs = fsgate_marks_lock();
-	fsgate_cache_store(group, &key, mask, verdict, snap);
+	if (group->cache_gen == cache_gen)
+		fsgate_cache_store(group, &key, mask, verdict, snap);
 	fsgate_marks_unlock(nofs);
 	fsgate_group_uncharge(memcg);
+}
+
+/*
+ * Drop @sub's cached verdicts, and the sub with them when they were all
+ * it held; @held as for fsgate_obj_update_mask(). Returns whether it had
+ * any.
+ */
+static bool fsgate_sub_flush_verdicts(struct fsgate_sub *sub, bool held)
+{
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (!rcu_access_pointer(sub->cache))
+		return false;
+	if (fsgate_sub_is_mark(sub))
+		fsgate_sub_uncache(sub);	/* the union mask may stay a superset */
+	else
+		fsgate_sub_destroy(sub, held);
+	return true;
+}
+
+/**
+ * fsgate_subs_flush_verdicts() - drop a group's cached verdicts
+ * @group: the group
+ * @inode: the one file whose verdicts go, or NULL for every file
+ *
+ * Also bumps the group's @cache_gen, so that no answer to an event
+ * asked before is cached after (fsgate_sub_cache_verdict()): once this
+ * returns, the group is asked anew about every access it had cached.
+ * Subs that held nothing but cached verdicts go.
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex not held.
+ * Return: how many files had cached verdicts of the group.
+ */
+int fsgate_subs_flush_verdicts(struct fsgate_group *group, struct inode *inode)
+{
+	struct fsgate_key key = {
+		.type = FSNOTIFY_OBJ_TYPE_INODE,
+		.object = inode,
+	};
+	struct fsgate_sub *sub, *next;
+	struct fsgate_obj *obj;
+	unsigned int nofs;
+	int n = 0;
+
+	nofs = fsgate_marks_lock();
+	WRITE_ONCE(group->cache_gen, group->cache_gen + 1);
+	if (inode) {
+		sub = fsgate_sub_lookup(group, &key, &obj);
+		if (sub)
+			n = fsgate_sub_flush_verdicts(sub, true);
+		if (obj)
+			fsnotify_put_mark(&obj->fsn);
+	} else {
+		list_for_each_entry_safe(sub, next, &group->subs, group_node)
+			n += fsgate_sub_flush_verdicts(sub, false);
+	}
+	fsgate_marks_unlock(nofs);
+	return n;
 }
 
 /**

@@ -110,7 +110,10 @@ void fsgate_subs_flush(struct fsgate_group *group, u32 type);
 void fsgate_subs_remove_group(struct fsgate_group *group);
 void fsgate_subs_forget_verdicts(struct inode *inode);
 void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
-			      u32 mask, int verdict, const struct fsgate_snap *snap);
+			      u32 mask, int verdict, const struct fsgate_snap *snap,
+			      u64 cache_gen);
+int fsgate_subs_flush_verdicts(struct fsgate_group *group,
+			       struct inode *inode);
 
 int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
 					  u32 mask, const void *data,

@@ -295,7 +295,7 @@ TEST_F(ext4, cached_verdicts_let_inodes_go_marks_do_not)
 
 	snprintf(other, sizeof(other), "%s/other", self->m1);
 	ASSERT_LE(0, close(open(other, O_CREAT | O_WRONLY, 0644)));
-	g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE, 0, 0);
+	g = perm_group(FSGATE_CLASS_CONTENT, 2000, PERM_LONG_MS, 0, 0);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 				 FAN_OPEN_PERM, AT_FDCWD, self->m1));
