@@ -144,9 +144,11 @@ bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode)
 {
 	struct fsgate_snap now;
 
+	/* Pairs with fsgate_cache_changed(): the verdict published, then this. */
 	smp_mb();
 	if (inode_is_open_for_write(inode))
 		return false;
+	/* The writer bumped the generation before it gave up write access. */
 	smp_rmb();
 	fsgate_snap_fill(&now, inode, false);
 	return now.gen == snap->gen && fsgate_snap_equal(snap, &now);
