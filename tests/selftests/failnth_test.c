@@ -571,6 +571,111 @@ TEST_F_TIMEOUT(fault, proc_files, 300)
 	close(g);
 }
 
+/*
+ * The mutes, FSGATE_IOC_MUTE with the n-th allocation failing: an add
+ * (two entries beforehand), set_mode and a clear each fail with ENOMEM
+ * and leave the entries and mode as they were, or work.
+ */
+TEST_F_TIMEOUT(fault, mute, 300)
+{
+	static const char *const calls[] = { "mute add", "mute set_mode",
+					     "mute clear" };
+	struct fsgate_mute_entry e = { .type = FSGATE_MUTE_UID, .id = 65534 };
+	struct fsgate_mute_entry pre[2] = {
+		{ .type = FSGATE_MUTE_UID, .id = 1 },
+		{ .type = FSGATE_MUTE_PROCESS, .id = getpid() },
+	};
+	struct fsgate_mute_entry got[4];
+	unsigned int mode;
+	int c, n, f, g, ret, err, injected;
+	ssize_t before;
+
+	for (c = 0; c < 3; c++) {
+		for (n = 1; n < MAX_N; n++) {
+			g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
+			ASSERT_LE(0, g);
+			ASSERT_EQ(0, fsgate_mute_add(g, &pre[0]));
+			ASSERT_EQ(0, fsgate_mute_add(g, &pre[1]));
+			before = fsgate_mute_list(g, got, 4, &mode);
+			ASSERT_EQ(2, before);
+			f = fault_arm(n);
+			ASSERT_LE(0, f);
+			if (c == 0)
+				ret = fsgate_mute_add(g, &e);
+			else if (c == 1)
+				ret = fsgate_mute_set_mode(g, FSGATE_MUTE_MODE_ONLY);
+			else
+				ret = fsgate_mute_clear(g);
+			err = errno;
+			injected = fault_done(f);
+			ASSERT_LE(0, injected);
+			if (injected)
+				note(calls[c], n, ret, err);
+			if (ret) {
+				EXPECT_EQ(ENOMEM, err);
+				EXPECT_EQ(before, fsgate_mute_list(g, got, 4, &mode));
+				EXPECT_EQ(FSGATE_MUTE_MODE_MUTE, mode);
+			} else {
+				EXPECT_EQ(c == 0 ? 3 : c == 1 ? 2 : 0,
+					  fsgate_mute_list(g, got, 4, &mode));
+				EXPECT_EQ(c == 1 ? FSGATE_MUTE_MODE_ONLY :
+					  FSGATE_MUTE_MODE_MUTE, mode);
+			}
+			close(g);
+			if (!injected)
+				break;
+		}
+		ASSERT_LT(n, MAX_N);
+	}
+}
+
+/*
+ * FSGATE_IOC_FLUSH_CACHE of a group with a verdict cached: it drops it
+ * or fails with ENOMEM and keeps it; either way the group's next answer
+ * still decides.
+ */
+TEST_F_TIMEOUT(fault, flush_cache, 300)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	int n, f, g, ret, err, injected;
+	pid_t pid;
+
+	for (n = 1; n < MAX_N; n++) {
+		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
+		ASSERT_LE(0, g);
+		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM,
+					 AT_FDCWD, self->file));
+		pid = spawn_open(self->file, O_RDONLY, 0);
+		ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+		ASSERT_EQ(sizeof(struct fanotify_response),
+			  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
+		ASSERT_EQ(0, reap(pid));
+		ASSERT_EQ(0, fsgate_stats(g, &st));
+		ASSERT_EQ(1, st.cache_entries);
+		f = fault_arm(n);
+		ASSERT_LE(0, f);
+		ret = fsgate_cache_flush(g, -1);
+		err = errno;
+		injected = fault_done(f);
+		ASSERT_LE(0, injected);
+		if (injected)
+			note("FSGATE_IOC_FLUSH_CACHE", n, ret, err);
+		ASSERT_EQ(0, fsgate_stats(g, &st));
+		if (ret < 0) {
+			EXPECT_EQ(ENOMEM, err);
+			EXPECT_EQ(1, st.cache_entries);
+		} else {
+			EXPECT_EQ(1, ret);
+			EXPECT_EQ(0, st.cache_entries);
+		}
+		close(g);
+		if (!injected)
+			break;
+	}
+	ASSERT_LT(n, MAX_N);
+}
+
 /* Answer every permission event of @g, allowing; return how many. */
 static int serve(int g, int timeout_ms)
 {
