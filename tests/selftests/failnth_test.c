@@ -295,6 +295,7 @@ TEST_F_TIMEOUT(fault, init, 300)
 struct mark_case {
 	const char *name;
 	const char *file;
+	int on_dir;	/* the directory, not the file */
 	unsigned int flags;
 	uint64_t mask;
 	uint64_t pre;	/* marked beforehand (an update or a removal) */
@@ -377,102 +378,46 @@ static void sweep_mark(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, ret);
 }
 
-TEST_F_TIMEOUT(fault, mark_add_inode, 300)
+/*
+ * Adds of inode, filesystem (on an object another group marks) and mount
+ * marks, an add to a mark, an ignore mask, removals of some and of the
+ * last events.
+ */
+TEST_F_TIMEOUT(fault, marks, 900)
 {
-	const struct mark_case c = {
-		.name = "mark add inode",
-		.file = self->file,
-		.flags = FSGATE_MARK_ADD,
-		.mask = FAN_OPEN_PERM | FAN_CLOSE_WRITE,
-		.pre = 0,
-		.other = 0,
+	static const struct mark_case cases[] = {
+		{ .name = "mark add inode", .on_dir = 0,
+		  .flags = FSGATE_MARK_ADD,
+		  .mask = FAN_OPEN_PERM | FAN_CLOSE_WRITE, .pre = 0, .other = 0 },
+		{ .name = "mark add filesystem (shared object)", .on_dir = 1,
+		  .flags = FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+		  .mask = FAN_OPEN_PERM, .pre = 0, .other = 1 },
+		{ .name = "mark add mount", .on_dir = 1,
+		  .flags = FSGATE_MARK_ADD | FSGATE_MARK_MOUNT,
+		  .mask = FAN_OPEN | FAN_ACCESS_PERM, .pre = 0, .other = 0 },
+		{ .name = "mark add to a mark (update)", .on_dir = 0,
+		  .flags = FSGATE_MARK_ADD,
+		  .mask = FAN_ACCESS_PERM | FAN_MODIFY, .pre = FAN_OPEN,
+		  .other = 1 },
+		{ .name = "mark add ignore mask", .on_dir = 0,
+		  .flags = FSGATE_MARK_ADD | FSGATE_MARK_IGNORED_MASK |
+			   FSGATE_MARK_IGNORED_SURV_MODIFY,
+		  .mask = FAN_OPEN_PERM, .pre = FAN_OPEN_PERM, .other = 0 },
+		{ .name = "mark remove some events", .on_dir = 0,
+		  .flags = FSGATE_MARK_REMOVE,
+		  .mask = FAN_OPEN, .pre = FAN_OPEN | FAN_OPEN_PERM, .other = 1 },
+		{ .name = "mark remove the last events", .on_dir = 0,
+		  .flags = FSGATE_MARK_REMOVE,
+		  .mask = FAN_OPEN_PERM, .pre = FAN_OPEN_PERM, .other = 1 },
 	};
+	struct mark_case c;
+	unsigned int i;
 
-	sweep_mark(_metadata, &c);
-}
-
-TEST_F_TIMEOUT(fault, mark_add_filesystem_shared, 300)
-{
-	const struct mark_case c = {
-		.name = "mark add filesystem (shared object)",
-		.file = self->dir,
-		.flags = FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-		.mask = FAN_OPEN_PERM,
-		.pre = 0,
-		.other = 1,
-	};
-
-	sweep_mark(_metadata, &c);
-}
-
-TEST_F_TIMEOUT(fault, mark_add_mount, 300)
-{
-	const struct mark_case c = {
-		.name = "mark add mount",
-		.file = self->dir,
-		.flags = FSGATE_MARK_ADD | FSGATE_MARK_MOUNT,
-		.mask = FAN_OPEN | FAN_ACCESS_PERM,
-		.pre = 0,
-		.other = 0,
-	};
-
-	sweep_mark(_metadata, &c);
-}
-
-TEST_F_TIMEOUT(fault, mark_update, 300)
-{
-	const struct mark_case c = {
-		.name = "mark add to a mark (update)",
-		.file = self->file,
-		.flags = FSGATE_MARK_ADD,
-		.mask = FAN_ACCESS_PERM | FAN_MODIFY,
-		.pre = FAN_OPEN,
-		.other = 1,
-	};
-
-	sweep_mark(_metadata, &c);
-}
-
-TEST_F_TIMEOUT(fault, mark_ignore, 300)
-{
-	const struct mark_case c = {
-		.name = "mark add ignore mask",
-		.file = self->file,
-		.flags = FSGATE_MARK_ADD | FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORED_SURV_MODIFY,
-		.mask = FAN_OPEN_PERM,
-		.pre = FAN_OPEN_PERM,
-		.other = 0,
-	};
-
-	sweep_mark(_metadata, &c);
-}
-
-TEST_F_TIMEOUT(fault, mark_remove_some, 300)
-{
-	const struct mark_case c = {
-		.name = "mark remove some events",
-		.file = self->file,
-		.flags = FSGATE_MARK_REMOVE,
-		.mask = FAN_OPEN,
-		.pre = FAN_OPEN | FAN_OPEN_PERM,
-		.other = 1,
-	};
-
-	sweep_mark(_metadata, &c);
-}
-
-TEST_F_TIMEOUT(fault, mark_remove_all, 300)
-{
-	const struct mark_case c = {
-		.name = "mark remove the last events",
-		.file = self->file,
-		.flags = FSGATE_MARK_REMOVE,
-		.mask = FAN_OPEN_PERM,
-		.pre = FAN_OPEN_PERM,
-		.other = 1,
-	};
-
-	sweep_mark(_metadata, &c);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		c = cases[i];
+		c.file = c.on_dir ? self->dir : self->file;
+		sweep_mark(_metadata, &c);
+	}
 }
 
 TEST_F_TIMEOUT(fault, mark_flush, 300)
