@@ -34,10 +34,12 @@
 
 /* The module parameters the fuzzer changes, restored at the end. */
 static const char *const fz_params[] = {
-	"default_timeout_ms", "max_pending_events", "max_queued_events",
-	"max_groups", "max_marks",
+	"default_timeout_ms", "max_chain_ms", "allow_unbounded_waits",
+	"max_pending_events", "max_queued_events", "max_groups", "max_marks",
+	"max_cached_verdicts", "max_mutes",
 };
-static unsigned long long fz_param_saved[5];
+#define FZ_NPARAMS (sizeof(fz_params) / sizeof(fz_params[0]))
+static unsigned long long fz_param_saved[FZ_NPARAMS];
 
 static struct fz_shared *sh;
 static struct fz_proc *proc;	/* this worker's */
@@ -195,6 +197,17 @@ pid_t fz_kid_pick(struct fz *fz, enum fz_kid_kind kind)
 		}
 	}
 	pthread_mutex_unlock(&p->kids_lock);
+	return pid;
+}
+
+pid_t fz_kid_peek(struct fz *fz)
+{
+	unsigned int i = fz_below(fz, FZ_KIDS);
+	pid_t pid;
+
+	pthread_mutex_lock(&fz->proc->kids_lock);
+	pid = fz->proc->kids[i];
+	pthread_mutex_unlock(&fz->proc->kids_lock);
 	return pid;
 }
 
@@ -397,6 +410,19 @@ static void fz_dump_tasks(void)
 		perror("system");
 }
 
+/* A line at each pause, so that a run cut short still says how far it got. */
+static void fz_progress(void)
+{
+	unsigned long total = 0;
+	unsigned int i;
+
+	for (i = 0; i < fz_nops; i++)
+		total += sh->calls[i];
+	printf("# pause %d: %lu calls, %lu accesses, %lu stats identities checked, %d failures\n",
+	       atomic_load(&sh->pauses), total, (unsigned long)sh->accesses,
+	       (unsigned long)sh->stats_checked, atomic_load(&sh->failures));
+}
+
 /* Quiesce every worker, let them check, resume; false if they never did. */
 static bool fz_pause(bool last)
 {
@@ -417,6 +443,7 @@ static bool fz_pause(bool last)
 		usleep(20000);
 	}
 	atomic_fetch_add(&sh->pauses, 1);
+	fz_progress();
 	if (!last)
 		atomic_store(&sh->pause, 0);
 	return true;
@@ -440,21 +467,25 @@ static int fz_setup(void)
 	fz_tree_make(sh->root);
 	if (chdir(sh->root))
 		return -1;
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < FZ_NPARAMS; i++) {
 		if (fsgate_param_get(fz_params[i], &fz_param_saved[i])) {
 			perror("fsgate-fuzz: the module's parameters (is fsgate.ko loaded?)");
 			return -1;
 		}
 	}
-	/* Every wait is bounded by FZ_TIMEOUT_MAX_MS per group. */
-	return fsgate_param_set("default_timeout_ms", 1000);
+	/*
+	 * Every wait is bounded by FZ_TIMEOUT_MAX_MS per group; the daemons'
+	 * groups without a timeout live a few seconds.
+	 */
+	return fsgate_param_set("default_timeout_ms", 1000) ||
+	       fsgate_param_set("allow_unbounded_waits", 1);
 }
 
 static void fz_teardown(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < FZ_NPARAMS; i++)
 		if (fsgate_param_set(fz_params[i], fz_param_saved[i]))
 			fz_fail_shared(sh, "restoring %s: %s", fz_params[i],
 				       strerror(errno));

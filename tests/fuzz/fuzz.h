@@ -116,6 +116,7 @@ void fz_kid_add_locked(struct fz_proc *p, pid_t pid, enum fz_kid_kind kind);
 void fz_kids_reap(struct fz_proc *proc, bool block);
 pid_t fz_kid_pick(struct fz *fz, enum fz_kid_kind kind);
 int fz_kids_count(struct fz_proc *proc, enum fz_kid_kind kind);
+pid_t fz_kid_peek(struct fz *fz);	/* some child's pid, or 0 */
 
 /* A path of the scratch tree, absolute, for marks and accesses. */
 const char *fz_object(struct fz *fz, char *buf, size_t len);

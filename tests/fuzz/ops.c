@@ -677,17 +677,185 @@ static void op_param(struct fz *fz)
 		const char *name;
 		unsigned long long values[4];
 	} params[] = {
-		/* never 0: that would make default-timeout waits unbounded */
+		/* 1..FZ_TIMEOUT_MAX_MS: the run's bound assumes no more */
 		{ "default_timeout_ms", { 10, 200, 1000, FZ_TIMEOUT_MAX_MS } },
+		{ "max_chain_ms", { 50, 500, 5000, 30000 } },
+		/* for the daemons' FSGATE_TIMEOUT_NONE groups, mostly on */
+		{ "allow_unbounded_waits", { 0, 1, 1, 1 } },
 		{ "max_pending_events", { 1, 2, 64, 16384 } },
 		{ "max_queued_events", { 1, 4, 128, 16384 } },
 		{ "max_groups", { 2, 8, 128, 1024 } },
 		{ "max_marks", { 1, 4, 64, 65536 } },
+		{ "max_cached_verdicts", { 1, 2, 64, 4096 } },
+		{ "max_mutes", { 1, 2, 16, 1024 } },
 	};
-	unsigned int i = fz_below(fz, 5);
+	unsigned int i = fz_below(fz, sizeof(params) / sizeof(params[0]));
 
 	if (fsgate_param_set(params[i].name, params[i].values[fz_below(fz, 4)]))
 		fz_fail(fz, "setting %s: %s", params[i].name, strerror(errno));
+}
+
+/* --- the verdict cache and muting (FSGATE_IOC_FLUSH_CACHE, _MUTE) --- */
+
+static void op_flush_cache(struct fz *fz)
+{
+	struct fsgate_cache_flush req = { 0 };
+	char path[256];
+	int g = fz_slot_get(fz, NULL), fd = -1;
+	long ret;
+
+	if (g < 0)
+		return;
+	switch (fz_below(fz, 6)) {
+	case 0:
+	case 1:
+		break;	/* every verdict of the group */
+	case 2:
+	case 3:
+		fd = open(fz_object(fz, path, sizeof(path)), O_PATH);
+		req.flags = FSGATE_FLUSH_FILE;
+		req.fd = fd;
+		break;
+	case 4:
+		req.flags = 1U << (1 + fz_below(fz, 31));	/* unknown */
+		break;
+	default:
+		req.reserved[fz_below(fz, 3)] = 1;
+	}
+	ret = ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req);
+	fz_check(fz, "FSGATE_IOC_FLUSH_CACHE", ret, FZ_ERRNOS(EINVAL, EBADF));
+	if (ret >= 0 && (req.flags & ~FSGATE_FLUSH_FLAGS || req.reserved[0] ||
+			 req.reserved[1] || req.reserved[2]))
+		fz_fail(fz, "a bad struct fsgate_cache_flush was taken");
+	fz_slot_put(fz);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * A mute entry, mostly valid: a process, a program, a uid or a cgroup.
+ * Return: whether it was made wrong on purpose.
+ */
+static bool fz_mute_entry(struct fz *fz, struct fsgate_mute_entry *e)
+{
+	char exe[128];
+	struct stat st;
+	pid_t pid;
+
+	memset(e, 0, sizeof(*e));
+	e->type = 1 + fz_below(fz, 4);
+	switch (e->type) {
+	case FSGATE_MUTE_PROCESS:
+		pid = fz_chance(fz, 50) ? fz_kid_peek(fz) : 0;
+		e->id = pid > 0 ? pid : getpid();
+		if (fz_chance(fz, 40))
+			e->flags = FSGATE_MUTE_DESCENDANTS;
+		break;
+	case FSGATE_MUTE_EXE:
+		snprintf(exe, sizeof(exe), "%s/%s", fz->sh->root,
+			 fz_chance(fz, 70) ? "exe" : "/../../bin/busybox");
+		if (stat(exe, &st) == 0) {
+			e->id = st.st_ino;
+			e->dev = st.st_dev;
+		}
+		break;
+	case FSGATE_MUTE_UID:
+		e->id = fz_chance(fz, 50) ? 0 : 65534;
+		break;
+	default:
+		e->id = fz_below(fz, 64);	/* a cgroup id, or none */
+	}
+	/* Sometimes wrong: a flag, a type, a device, a reserved field. */
+	switch (fz_below(fz, 12)) {
+	case 0:
+		e->flags |= 1U << (1 + fz_below(fz, 31));
+		return true;
+	case 1:
+		e->type = fz_chance(fz, 50) ? 0 : 5 + fz_below(fz, 100);
+		return true;
+	case 2:
+		e->reserved = 1;
+		return true;
+	case 3:
+		if (e->type == FSGATE_MUTE_EXE)
+			return false;
+		e->dev = 1;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void op_mute(struct fz *fz)
+{
+	static const unsigned int ops[] = {
+		FSGATE_MUTE_ADD, FSGATE_MUTE_ADD, FSGATE_MUTE_ADD,
+		FSGATE_MUTE_REMOVE, FSGATE_MUTE_CLEAR, FSGATE_MUTE_SET_MODE,
+		FSGATE_MUTE_LIST,
+	};
+	struct fsgate_mute_entry list[4];
+	struct {
+		struct fsgate_mute m;
+		char tail[16];	/* a longer struct, zero or not */
+	} req;
+	int g = fz_slot_get(fz, NULL);
+	bool bad = false;
+	long ret;
+
+	if (g < 0)
+		return;
+	memset(&req, 0, sizeof(req));
+	req.m.size = sizeof(req.m);
+	req.m.op = FZ_PICK(fz, ops);
+	switch (req.m.op) {
+	case FSGATE_MUTE_ADD:
+	case FSGATE_MUTE_REMOVE:
+		bad = fz_mute_entry(fz, &req.m.entry);
+		break;
+	case FSGATE_MUTE_SET_MODE:
+		req.m.mode = fz_chance(fz, 90) ? fz_below(fz, 2) : 2;
+		break;
+	case FSGATE_MUTE_LIST:
+		req.m.count = fz_below(fz, 5);
+		req.m.entries = fz_chance(fz, 90) ? (uintptr_t)list : 8;
+		break;
+	}
+	/* Sometimes the struct itself is wrong. */
+	switch (fz_below(fz, 16)) {
+	case 0:
+		req.m.size = fz_below(fz, FSGATE_MUTE_SIZE_VER0);
+		bad = true;
+		break;
+	case 1:
+		req.m.size = sizeof(req);
+		req.tail[fz_below(fz, 16)] = 1;
+		bad = true;
+		break;
+	case 2:
+		req.m.size = sizeof(req);	/* longer, and zero: fine */
+		break;
+	case 3:
+		req.m.op = fz_chance(fz, 50) ? 0 : 6 + fz_below(fz, 10);
+		bad = true;
+		break;
+	case 4:
+		req.m.reserved[fz_below(fz, 3)] = 1;
+		bad = true;
+		break;
+	default:
+		break;
+	}
+	ret = ioctl(g, FSGATE_IOC_MUTE, &req);
+	fz_check(fz, "FSGATE_IOC_MUTE", ret,
+		 FZ_ERRNOS(EINVAL, E2BIG, EFAULT, ESRCH, ENOENT, EOPNOTSUPP,
+			   EEXIST, ENOSPC, ENOMEM));
+	if (ret == 0 && bad)
+		fz_fail(fz, "a bad struct fsgate_mute was taken (op %u type %u)",
+			req.m.op, req.m.entry.type);
+	if (ret == 0 && req.m.op == FSGATE_MUTE_LIST &&
+	    req.m.mode > FSGATE_MUTE_MODE_ONLY)
+		fz_fail(fz, "FSGATE_MUTE_LIST: mode %u", req.m.mode);
+	fz_slot_put(fz);
 }
 
 /* --- the files themselves --- */
@@ -771,6 +939,8 @@ const struct fz_op fz_ops[] = {
 	{ "fork_reader",	1, op_fork_reader },
 	{ "reap",		6, op_reap },
 	{ "param",		1, op_param },
+	{ "flush_cache",	2, op_flush_cache },
+	{ "mute",		3, op_mute },
 	{ "fs_churn",		6, op_fs_churn },
 	{ "mount",		2, op_mount },
 };
