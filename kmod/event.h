@@ -73,12 +73,15 @@ static inline bool fsgate_is_perm(const struct fsgate_event *event)
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore);
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path);
+size_t fsgate_event_len(const struct fsgate_group *group,
+			const struct fsgate_event *event);
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 					  size_t count);
 void fsgate_event_done(struct fsgate_group *group, struct fsgate_event *event);
 __poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,
 			   poll_table *wait);
 unsigned int fsgate_event_queued(struct fsgate_group *group);
+size_t fsgate_event_queued_bytes(struct fsgate_group *group);
 void fsgate_event_flush(struct fsgate_group *group);
 
 #endif /* _FSGATE_EVENT_H */

@@ -9,9 +9,10 @@
 #include "cache.h"
 #include "event.h"
 
-struct fanotify_response;
+struct files_struct;
 struct fsgate_group;
 struct path;
+struct pid;
 
 /*
  * Where a permission event is; see struct fsgate_perm. QUEUED ->
@@ -33,11 +34,15 @@ enum fsgate_perm_state {
  *	group's queue, then on its pending list, under its @queue_lock
  * @ref: the waiting process holds one, a reader copying it out another
  * @group: the group asked; the waiting process holds a reference
+ * @id: never 0, never the id of another event in this boot
  * @fd: the event's fd in the reader's table once read, else FAN_NOFD
+ * @reader: thread group whose read gave @fd, referenced; NULL before
+ * @reader_files: the file table @fd is in; compared, never dereferenced
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
  *	is also read locklessly by the waiting process
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
  * @deadline: jiffies by which the group must answer
+ * @deadline_ns: the same, CLOCK_MONOTONIC ns, as reported
  * @unbounded: the group waits without a deadline
  * @snap: the file when the group was asked, for the verdict cache
  */
@@ -45,11 +50,15 @@ struct fsgate_perm {
 	struct fsgate_event event;
 	refcount_t ref;
 	struct fsgate_group *group;
+	u64 id;
 	int fd;
+	struct pid *reader;
+	struct files_struct *reader_files;
 	u8 state;
 	bool unbounded;
 	int verdict;
 	unsigned long deadline;
+	u64 deadline_ns;
 	struct fsgate_snap snap;
 };
 
@@ -59,12 +68,30 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
 	return container_of(event, struct fsgate_perm, event);
 }
 
+/**
+ * struct fsgate_answer - one checked response of a write()
+ * @id: the event's id, or 0 when the response names it by @fd
+ * @fd: the event's fd number, for @id 0
+ * @response: the response word
+ * @verdict: 0 or the negative errno of a deny (fsgate_response_check())
+ * @perm: the event it names, once found
+ */
+struct fsgate_answer {
+	u64 id;
+	int fd;
+	u32 response;
+	int verdict;
+	struct fsgate_perm *perm;
+};
+
+void fsgate_perm_ids_init(void);
 int fsgate_policy_verdict(u32 policy);
 const char *fsgate_verdict_name(int verdict);
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path, int *verdict);
 int fsgate_perm_wait(struct fsgate_perm *perm);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
+bool fsgate_perm_fd_taken(struct fsgate_group *group, int fd);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 void fsgate_perm_unreport(struct fsgate_perm *perm);
 void fsgate_perm_unopened(struct fsgate_perm *perm);
@@ -72,8 +99,6 @@ void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
 void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);
 int fsgate_perms_answer(struct fsgate_group *group,
-			const struct fanotify_response *resp,
-			const int *verdicts, struct fsgate_perm **perms,
-			size_t n);
+			struct fsgate_answer *answers, size_t n);
 
 #endif /* _FSGATE_PERM_H */

@@ -60,3 +60,24 @@ int fsgate_respond(int fd, int event_fd, uint32_t response)
 
 	return fsgate_respond_batch(fd, &r, 1, NULL);
 }
+
+int fsgate_respond_id(int fd, uint64_t id, uint32_t response)
+{
+	const struct fsgate_response r = {
+		.fd = FAN_NOFD,
+		.response = response | FSGATE_RESPONSE_ID,
+		.id = id,
+	};
+	ssize_t n;
+
+	do
+		n = write(fd, &r, sizeof(r));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (n != sizeof(r)) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}

@@ -39,6 +39,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_RESPOND, ENOENT, "no such pending event (already answered, timed out or withdrawn)" },
 	{ FSGATE_CALL_RESPOND, EINVAL, "malformed response (verdict, flag or errno not accepted)" },
 	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
+	{ FSGATE_CALL_RESPOND, ENOTUNIQ, "that fd number names events other processes read: answer by id (FSGATE_REPORT_PERM)" },
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
 };
 

@@ -174,12 +174,83 @@ int fsgate_respond(int fd, int event_fd, uint32_t response);
 int fsgate_respond_batch(int fd, const struct fanotify_response *responses,
 			 size_t count, size_t *done);
 
+/**
+ * fsgate_respond_id() - answer one permission event by its id
+ * @fd: the group fd the event was read from, made with FSGATE_REPORT_PERM
+ * @id: the event's id, from its struct fsgate_info_perm
+ *	(fsgate_info_perm())
+ * @response: as for fsgate_respond()
+ *
+ * An id names one event only, so an answer by id can never reach another
+ * event: not one a forked worker read with the same fd number, nor one
+ * read after the event's fd was closed and its number given again.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when no pending event has that
+ * id (answered, timed out, withdrawn, or never read), EINVAL for a
+ * malformed response or id 0.
+ */
+int fsgate_respond_id(int fd, uint64_t id, uint32_t response);
+
+/**
+ * struct fsgate_infos - a cursor over the info records of one event
+ * @next: where the next record starts
+ * @end: where the event ends
+ * @error: 0 while the records are sound; once fsgate_info_next() has
+ *	returned NULL, 0 for the end of the event or EBADMSG
+ *
+ * Set by fsgate_infos_init(); callers only read @error.
+ */
+struct fsgate_infos {
+	const unsigned char *next;
+	const unsigned char *end;
+	int error;
+};
+
+/**
+ * fsgate_infos_init() - start iterating over an event's info records
+ * @it: the cursor
+ * @ev: an event from fsgate_event_next(), which checked that its
+ *	@event_len lies inside the buffer
+ */
+void fsgate_infos_init(struct fsgate_infos *it,
+		       const struct fanotify_event_metadata *ev);
+
+/**
+ * fsgate_info_next() - the next whole info record of an event, checked
+ * @it: a cursor from fsgate_infos_init()
+ *
+ * Records are framed by struct fanotify_event_info_header, fanotify's
+ * and fsgate's (FSGATE_INFO_*) alike; a record of an unknown type is
+ * handed out too, for the caller to skip.
+ *
+ * Return: the record's header, or NULL: at the end of the event with
+ * @it->error 0, or with errno and @it->error set to EBADMSG for a record
+ * that is truncated, shorter than its header, longer than what is left
+ * of the event, or misaligned. Iteration stops there.
+ */
+const struct fanotify_event_info_header *
+fsgate_info_next(struct fsgate_infos *it);
+
+/**
+ * fsgate_info_perm() - a permission event's id and deadline
+ * @ev: an event from fsgate_event_next(), read from a group made with
+ *	FSGATE_REPORT_PERM
+ *
+ * Return: its struct fsgate_info_perm, at least FSGATE_INFO_PERM_LEN_V1
+ * bytes long, or NULL with errno set: ENOENT when the event has none
+ * (not a permission event, or the group did not ask), EBADMSG for a
+ * malformed record.
+ */
+const struct fsgate_info_perm *
+fsgate_info_perm(const struct fanotify_event_metadata *ev);
+
 /* The call an errno came from, for fsgate_strerror(). */
 enum fsgate_call {
 	FSGATE_CALL_INIT,	/* fsgate_init(), fsgate_init_ext() */
 	FSGATE_CALL_MARK,	/* fsgate_mark() */
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
-	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch() */
+	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch(),
+				 * fsgate_respond_id() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
 };
 

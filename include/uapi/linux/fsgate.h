@@ -28,11 +28,19 @@
 #define FSGATE_REPORT_TID		0x00000100
 /* Events caused by the group's own process are neither queued nor asked. */
 #define FSGATE_EXCLUDE_SELF		0x80000000
+/*
+ * Info records after each event's metadata (see "Info records" below):
+ * FSGATE_REPORT_PERM puts a struct fsgate_info_perm (the event's id and
+ * deadline) after every permission event.
+ */
+#define FSGATE_REPORT_PERM		0x40000000
+/* Every flag that asks for info records. */
+#define FSGATE_REPORT_INFO		FSGATE_REPORT_PERM
 
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 				 FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
-				 FSGATE_EXCLUDE_SELF)
+				 FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO)
 
 /*
  * Priorities: higher is asked first. Groups of equal priority form one
@@ -149,6 +157,81 @@ struct fsgate_mark {
 #define FSGATE_RESPONSE_ERRNO(res)	((int)((res) >> FSGATE_ERRNO_SHIFT))
 /* Responses one write() may carry. */
 #define FSGATE_RESPONSE_MAX		1024
+
+/*
+ * ---- Info records ----
+ *
+ * A group made with FSGATE_REPORT_* flags gets typed records after the
+ * struct fanotify_event_metadata of the events they apply to, framed
+ * exactly as fanotify frames its own: each starts with a struct
+ * fanotify_event_info_header whose @len is the record's whole size, and
+ * the event's @event_len covers the metadata and all its records. A
+ * read() returns whole events only: a buffer too small for the next
+ * event ends the read there (or fails with EINVAL if it cannot hold the
+ * first one). fsgate's record types start at 0x80, clear of fanotify's.
+ *
+ * Every record's size is a multiple of 8, so records and events stay
+ * 8-byte aligned in a buffer that is. A record only ever grows: fields
+ * are added at its end and @len says how much a reader got, so a reader
+ * takes a field only when @len covers it. The size of each record's
+ * first layout is FSGATE_INFO_*_LEN_V1.
+ */
+#define FSGATE_INFO_PERM		0x80
+
+/* fsgate_info_perm.flags: the access waits without a deadline. */
+#define FSGATE_INFO_PERM_UNBOUNDED	0x00000001
+
+/**
+ * struct fsgate_info_perm - a permission event's identity and deadline
+ * @hdr: @info_type %FSGATE_INFO_PERM, @len the record's size
+ * @flags: FSGATE_INFO_PERM_* flags
+ * @id: the event's id: never 0, never given to another event while the
+ *	machine is up (not even across a reload of the module); a struct
+ *	fsgate_response with %FSGATE_RESPONSE_ID names the event by it
+ * @deadline_ns: CLOCK_MONOTONIC time in ns at which the group's timeout
+ *	verdict applies, 0 with %FSGATE_INFO_PERM_UNBOUNDED
+ */
+struct fsgate_info_perm {
+	struct fanotify_event_info_header hdr;
+	__u32 flags;
+	__u64 id;
+	__u64 deadline_ns;
+};
+
+#define FSGATE_INFO_PERM_LEN_V1		24
+
+/*
+ * ---- Responses by id ----
+ *
+ * A response whose @response word has FSGATE_RESPONSE_ID is a struct
+ * fsgate_response (24 bytes) rather than a struct fanotify_response (8
+ * bytes): it names its event by the id of its struct fsgate_info_perm,
+ * which no other event ever had, so it can reach no other event. One
+ * write() may mix both forms. The rest of @response is as for a
+ * struct fanotify_response.
+ *
+ * An answer by fd number (fanotify's form) looks first among the pending
+ * events read by the writing process (by fd number in its own file
+ * table; no two of them ever have the same number, even once their fds
+ * are closed), then among those read by other processes, where it must
+ * name exactly one event (else ENOTUNIQ).
+ */
+#define FSGATE_RESPONSE_ID		0x00010000
+
+/**
+ * struct fsgate_response - an answer naming its event by id
+ * @fd: %FAN_NOFD
+ * @response: %FSGATE_RESPONSE_ID ored with what a struct
+ *	fanotify_response's @response may hold
+ * @id: @id of the event's struct fsgate_info_perm
+ * @reserved: must be zero
+ */
+struct fsgate_response {
+	__s32 fd;
+	__u32 response;
+	__u64 id;
+	__u64 reserved;
+};
 
 /**
  * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
