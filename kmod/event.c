@@ -110,9 +110,18 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path)
 {
 	struct pid *pid = fsgate_event_pid(group);
+	struct fsgate_proc *proc = NULL;
 	struct fsgate_event *event;
 
 	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	/* Without memory for the process record, the event is lost too. */
+	if (event && (group->flags & FSGATE_REPORT_PROC)) {
+		proc = fsgate_proc_take();
+		if (!proc) {
+			kfree(event);
+			event = NULL;
+		}
+	}
 	spin_lock(&group->queue_lock);
 	if (group->shutdown || fsgate_event_merge(group, mask, path, pid))
 		goto out_unlock;
@@ -128,12 +137,15 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 		goto out_unlock;
 	}
 	fsgate_event_init(event, mask, path, pid);
+	event->proc = proc;
+	proc = NULL;
 	list_add_tail(&event->node, &group->queue);
 	group->queued++;
 	event = NULL;
 	wake_up(&group->wq);
 out_unlock:
 	spin_unlock(&group->queue_lock);
+	fsgate_proc_free(proc);
 	kfree(event);
 }
 

@@ -140,6 +140,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.perm_overflows = atomic64_read(&group->perm.overflows),
 		.cached = atomic64_read(&group->perm.cached),
 		.unopened = atomic64_read(&group->perm.unopened),
+		.extended = atomic64_read(&group->perm.extended),
 	};
 }
 
@@ -170,6 +171,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	group->event_f_flags = init->event_f_flags | O_LARGEFILE;
 	group->priority = fsgate_init_priority(init);
 	group->timeout_ms = init->timeout_ms;
+	group->max_wait_ms = init->max_wait_ms;
 	group->timeout_verdict = init->timeout_verdict;
 	group->orphan_verdict = init->orphan_verdict;
 	INIT_LIST_HEAD(&group->subs);

@@ -35,6 +35,11 @@ module_param(default_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(default_timeout_ms,
 		 "How long an access waits for a group without its own timeout, 0 = no bound (10000)");
 
+static unsigned int default_max_wait_ms = 60000;
+module_param(default_max_wait_ms, uint, 0644);
+MODULE_PARM_DESC(default_max_wait_ms,
+		 "The longest one access may wait for a group that asks for more time, without a max_wait_ms of its own (60000)");
+
 static unsigned int max_pending_events = 16384;
 module_param(max_pending_events, uint, 0644);
 MODULE_PARM_DESC(max_pending_events,
@@ -107,7 +112,35 @@ static void fsgate_perm_set_deadline(struct fsgate_perm *perm)
 		ms = READ_ONCE(default_timeout_ms);
 	perm->unbounded = ms == FSGATE_TIMEOUT_NONE || !ms;
 	perm->deadline = jiffies + msecs_to_jiffies(ms);
-	perm->deadline_ns = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	perm->asked_ns = ktime_get_ns();
+	perm->deadline_ns = perm->asked_ns + (u64)ms * NSEC_PER_MSEC;
+}
+
+/*
+ * The latest deadline a request for more time may give @perm: the
+ * group's max_wait_ms after it was asked, never less than its timeout.
+ * Hook: the module-wide ceiling on one access's whole chain, once there
+ * is one, bounds it here too.
+ */
+static u64 fsgate_perm_latest_ns(const struct fsgate_perm *perm)
+{
+	u32 ms = perm->group->max_wait_ms ?: READ_ONCE(default_max_wait_ms);
+
+	return max(perm->asked_ns + (u64)ms * NSEC_PER_MSEC, perm->deadline_ns);
+}
+
+/* Give @perm until @ms from now, within its bounds; never less time. */
+static void fsgate_perm_extend(struct fsgate_perm *perm, u32 ms)
+{
+	u64 now = ktime_get_ns();
+	u64 want = min(now + (u64)ms * NSEC_PER_MSEC, fsgate_perm_latest_ns(perm));
+
+	lockdep_assert_held(&perm->group->queue_lock);
+	if (perm->unbounded || want <= perm->deadline_ns)
+		return;
+	perm->deadline_ns = want;
+	/* The waiter reads it when its old deadline passes. */
+	WRITE_ONCE(perm->deadline, jiffies + nsecs_to_jiffies(want - now));
 }
 
 /* Resolve @perm with @verdict; caller holds @queue_lock, @perm not DONE. */
@@ -154,6 +187,13 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 		goto out_overflow;
 	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));
 	refcount_set(&perm->ref, 1);
+	if (group->flags & FSGATE_REPORT_PROC) {
+		perm->event.proc = fsgate_proc_take();
+		if (!perm->event.proc) {
+			fsgate_perm_put(perm);
+			goto out_overflow;
+		}
+	}
 	perm->group = group;
 	perm->id = atomic64_inc_return(&fsgate_perm_last_id);
 	perm->fd = FAN_NOFD;
@@ -214,11 +254,20 @@ int fsgate_perm_wait(struct fsgate_perm *perm)
 	long ret;
 	int verdict;
 
-	if (!perm->unbounded)
-		timeout = max(0L, (long)(perm->deadline - jiffies));
-	ret = wait_event_killable_timeout(group->perm_wq,
-					  fsgate_perm_done(perm), timeout);
-	spin_lock(&group->queue_lock);
+	for (;;) {
+		if (!perm->unbounded)
+			timeout = max(0L, (long)(READ_ONCE(perm->deadline) -
+						 jiffies));
+		ret = wait_event_killable_timeout(group->perm_wq,
+						  fsgate_perm_done(perm),
+						  timeout);
+		spin_lock(&group->queue_lock);
+		if (perm->state == FSGATE_PERM_DONE || ret ||
+		    !time_before(jiffies, perm->deadline))
+			break;
+		/* The group asked for more time (fsgate_perm_extend()). */
+		spin_unlock(&group->queue_lock);
+	}
 	if (perm->state == FSGATE_PERM_DONE) {
 		verdict = perm->verdict;
 	} else if (ret < 0) {
@@ -498,6 +547,13 @@ static void fsgate_perm_answer(struct fsgate_group *group,
 
 	lockdep_assert_held(&group->queue_lock);
 	for (i = 0; i < n; i++) {
+		if (answers[i].extend_ms) {
+			fsgate_perm_extend(answers[i].perm, answers[i].extend_ms);
+			answers[i].perm->state = FSGATE_PERM_REPORTED;
+			answers[i].perm = NULL;
+			atomic64_inc(&group->perm.extended);
+			continue;
+		}
 		fsgate_perm_resolve(answers[i].perm, answers[i].verdict);
 		atomic64_inc(&group->perm.answered);
 		if (answers[i].verdict)
@@ -536,6 +592,8 @@ static void fsgate_perm_cache(struct fsgate_group *group,
  * @n: how many
  *
  * Either every answer names a pending event and is applied, or none is.
+ * A request for more time (@extend_ms) moves its event's deadline, within
+ * the group's bounds, and leaves it pending.
  *
  * Context: process context, may sleep; no fsgate locks held.
  * Return: 0; -ENOENT when an answer names no pending event, or one that

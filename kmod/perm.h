@@ -43,6 +43,7 @@ enum fsgate_perm_state {
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
  * @deadline: jiffies by which the group must answer
  * @deadline_ns: the same, CLOCK_MONOTONIC ns, as reported
+ * @asked_ns: CLOCK_MONOTONIC ns when the group was asked
  * @unbounded: the group waits without a deadline
  * @snap: the file when the group was asked, for the verdict cache
  */
@@ -59,6 +60,7 @@ struct fsgate_perm {
 	int verdict;
 	unsigned long deadline;
 	u64 deadline_ns;
+	u64 asked_ns;
 	struct fsgate_snap snap;
 };
 
@@ -74,6 +76,8 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
  * @fd: the event's fd number, for @id 0
  * @response: the response word
  * @verdict: 0 or the negative errno of a deny (fsgate_response_check())
+ * @extend_ms: not 0 for a request for more time (%FSGATE_EXTEND), which
+ *	is no answer: the event stays pending
  * @perm: the event it names, once found
  */
 struct fsgate_answer {
@@ -81,6 +85,7 @@ struct fsgate_answer {
 	int fd;
 	u32 response;
 	int verdict;
+	u32 extend_ms;
 	struct fsgate_perm *perm;
 };
 

@@ -68,6 +68,8 @@ int fsgate_init_check(const struct fsgate_init *init)
 	if (!fsgate_verdict_valid(init->timeout_verdict) ||
 	    !fsgate_verdict_valid(init->orphan_verdict))
 		return -EINVAL;
+	if (init->reserved32)
+		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(init->reserved); i++)
 		if (init->reserved[i])
 			return -EINVAL;
@@ -179,6 +181,8 @@ static size_t fsgate_event_info(struct fsgate_group *group,
 		len += fsgate_info_perm_fill(info + len, perm->id,
 					     perm->deadline_ns, perm->unbounded);
 	}
+	if (event->proc)
+		len += fsgate_info_proc_fill(info + len, event->proc);
 	WARN_ON_ONCE(len != fsgate_info_len(group->flags, event->mask));
 	return len;
 }
@@ -377,6 +381,14 @@ static ssize_t fsgate_response_parse(const u8 *buf, size_t left,
 		.fd = FAN_NOFD,
 		.response = r.response & ~FSGATE_RESPONSE_ID,
 	};
+	/* A request for more time is that and nothing else. */
+	if (a->response & FSGATE_EXTEND) {
+		if (a->response != FSGATE_EXTEND || !r.extend_ms)
+			return -EINVAL;
+		a->extend_ms = r.extend_ms;
+	} else if (r.extend_ms) {
+		return -EINVAL;
+	}
 	return sizeof(r);
 }
 
@@ -401,8 +413,11 @@ ssize_t fsgate_responses_parse(const u8 *buf, size_t count,
 		if (n == FSGATE_RESPONSE_MAX)
 			return -EINVAL;
 		len = fsgate_response_parse(buf + off, count - off, &answers[n]);
-		if (len < 0 || fsgate_response_check(answers[n].response,
-						     &answers[n].verdict))
+		if (len < 0)
+			return -EINVAL;
+		if (!answers[n].extend_ms &&
+		    fsgate_response_check(answers[n].response,
+					  &answers[n].verdict))
 			return -EINVAL;
 		off += len;
 		n++;

@@ -88,3 +88,9 @@ fsgate_info_perm(const struct fanotify_event_metadata *ev)
 {
 	return info_find(ev, FSGATE_INFO_PERM, FSGATE_INFO_PERM_LEN_V1);
 }
+
+const struct fsgate_info_proc *
+fsgate_info_proc(const struct fanotify_event_metadata *ev)
+{
+	return info_find(ev, FSGATE_INFO_PROC, FSGATE_INFO_PROC_LEN_V1);
+}

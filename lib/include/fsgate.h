@@ -192,6 +192,21 @@ int fsgate_respond_batch(int fd, const struct fanotify_response *responses,
 int fsgate_respond_id(int fd, uint64_t id, uint32_t response);
 
 /**
+ * fsgate_extend() - ask for more time to answer a permission event
+ * @fd: the group fd the event was read from, made with FSGATE_REPORT_PERM
+ * @id: the event's id
+ * @ms: how long from now the group needs, at least 1
+ *
+ * The event's deadline moves to @ms from now, but never past the group's
+ * max_wait_ms (struct fsgate_init) after the access began, and never
+ * earlier than it was. The event stays pending; answer it as usual.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when no pending event has that
+ * id, EINVAL for @ms 0 or id 0.
+ */
+int fsgate_extend(int fd, uint64_t id, uint32_t ms);
+
+/**
  * struct fsgate_infos - a cursor over the info records of one event
  * @next: where the next record starts
  * @end: where the event ends
@@ -244,13 +259,26 @@ fsgate_info_next(struct fsgate_infos *it);
 const struct fsgate_info_perm *
 fsgate_info_perm(const struct fanotify_event_metadata *ev);
 
+/**
+ * fsgate_info_proc() - who caused an event
+ * @ev: an event from fsgate_event_next(), read from a group made with
+ *	FSGATE_REPORT_PROC
+ *
+ * Return: its struct fsgate_info_proc, at least FSGATE_INFO_PROC_LEN_V1
+ * bytes long, or NULL with errno set: ENOENT when the event has none
+ * (an overflow, or the group did not ask), EBADMSG for a malformed
+ * record.
+ */
+const struct fsgate_info_proc *
+fsgate_info_proc(const struct fanotify_event_metadata *ev);
+
 /* The call an errno came from, for fsgate_strerror(). */
 enum fsgate_call {
 	FSGATE_CALL_INIT,	/* fsgate_init(), fsgate_init_ext() */
 	FSGATE_CALL_MARK,	/* fsgate_mark() */
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
 	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch(),
-				 * fsgate_respond_id() */
+				 * fsgate_respond_id(), fsgate_extend() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
 };
 

@@ -34,8 +34,10 @@
  * deadline) after every permission event.
  */
 #define FSGATE_REPORT_PERM		0x40000000
+/* ... and FSGATE_REPORT_PROC a struct fsgate_info_proc after every event. */
+#define FSGATE_REPORT_PROC		0x20000000
 /* Every flag that asks for info records. */
-#define FSGATE_REPORT_INFO		FSGATE_REPORT_PERM
+#define FSGATE_REPORT_INFO		(FSGATE_REPORT_PERM | FSGATE_REPORT_PROC)
 
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
@@ -73,6 +75,11 @@
  * @timeout_verdict: FSGATE_VERDICT_* applied when the wait times out
  * @orphan_verdict: FSGATE_VERDICT_* applied to pending events when the
  *	group goes away
+ * @max_wait_ms: the longest one access may wait for this group, counted
+ *	from when it was asked, when the group asks for more time
+ *	(%FSGATE_EXTEND); 0 takes the module's default_max_wait_ms. Never
+ *	shorter than the group's timeout.
+ * @reserved32: must be zero
  * @reserved: must be zero
  */
 struct fsgate_init {
@@ -82,7 +89,9 @@ struct fsgate_init {
 	__u32 timeout_ms;
 	__u32 timeout_verdict;
 	__u32 orphan_verdict;
-	__u64 reserved[5];
+	__u32 max_wait_ms;
+	__u32 reserved32;
+	__u64 reserved[4];
 };
 
 /*
@@ -200,6 +209,63 @@ struct fsgate_info_perm {
 
 #define FSGATE_INFO_PERM_LEN_V1		24
 
+#define FSGATE_INFO_PROC		0x81
+
+/* fsgate_info_proc.flags: which of the fields that may be absent hold one. */
+#define FSGATE_PROC_LOGINUID		0x00000001	/* @loginuid */
+#define FSGATE_PROC_SESSIONID		0x00000002	/* @sessionid */
+#define FSGATE_PROC_EXE			0x00000004	/* @exe_dev, @exe_ino */
+#define FSGATE_PROC_CGROUP		0x00000008	/* @cgroup_id */
+
+/**
+ * struct fsgate_info_proc - who caused an event, taken when it happened
+ * @hdr: @info_type %FSGATE_INFO_PROC, @len the record's size
+ * @flags: FSGATE_PROC_* flags: which optional fields are set
+ * @uid: real user id, in the reader's user namespace (the overflow uid,
+ *	65534 by default, if it has none there)
+ * @gid: real group id, likewise
+ * @euid: effective user id, likewise
+ * @egid: effective group id, likewise
+ * @loginuid: audit login uid, likewise (%FSGATE_PROC_LOGINUID), else -1
+ * @sessionid: audit session id (%FSGATE_PROC_SESSIONID), else -1
+ * @tgid: the process, in the reader's pid namespace; 0 if not there
+ * @tid: the thread, likewise
+ * @ppid: the process's parent when the event happened, likewise
+ * @reserved: zero
+ * @start_time_ns: when the process started, ns since boot (CLOCK_BOOTTIME,
+ *	as /proc/PID/stat's starttime in ticks): with @tgid it names the
+ *	process even once its pid is given to another
+ * @exe_dev: device of the program the process runs, as stat's st_dev
+ *	(%FSGATE_PROC_EXE; kernel threads have none)
+ * @exe_ino: its inode number, as stat's st_ino
+ * @cgroup_id: id of its cgroup v2 (%FSGATE_PROC_CGROUP): the inode number
+ *	of the cgroup's directory, as name_to_handle_at(2) gives it
+ *
+ * Taken from the accessing task as the event happens: for a permission
+ * event the task is waiting for the answer, so it describes it exactly;
+ * a notification event may be read after the task changed or exited.
+ */
+struct fsgate_info_proc {
+	struct fanotify_event_info_header hdr;
+	__u32 flags;
+	__u32 uid;
+	__u32 gid;
+	__u32 euid;
+	__u32 egid;
+	__u32 loginuid;
+	__u32 sessionid;
+	__s32 tgid;
+	__s32 tid;
+	__s32 ppid;
+	__u32 reserved;
+	__u64 start_time_ns;
+	__u64 exe_dev;
+	__u64 exe_ino;
+	__u64 cgroup_id;
+};
+
+#define FSGATE_INFO_PROC_LEN_V1		80
+
 /*
  * ---- Responses by id ----
  *
@@ -217,20 +283,32 @@ struct fsgate_info_perm {
  * name exactly one event (else ENOTUNIQ).
  */
 #define FSGATE_RESPONSE_ID		0x00010000
+/*
+ * With FSGATE_RESPONSE_ID and nothing else in @response: not an answer,
+ * but a request for more time. The event's deadline moves to @extend_ms
+ * from now, but never past @max_wait_ms (struct fsgate_init) after the
+ * group was asked, and never earlier than it was; the event stays
+ * pending. Counted in fsgate_stats.extended. A group that waits without
+ * bound keeps doing so.
+ */
+#define FSGATE_EXTEND			0x00020000
 
 /**
  * struct fsgate_response - an answer naming its event by id
  * @fd: %FAN_NOFD
  * @response: %FSGATE_RESPONSE_ID ored with what a struct
- *	fanotify_response's @response may hold
+ *	fanotify_response's @response may hold, or with %FSGATE_EXTEND alone
  * @id: @id of the event's struct fsgate_info_perm
+ * @extend_ms: with %FSGATE_EXTEND, how long from now the group needs
+ *	(at least 1); else must be zero
  * @reserved: must be zero
  */
 struct fsgate_response {
 	__s32 fd;
 	__u32 response;
 	__u64 id;
-	__u64 reserved;
+	__u32 extend_ms;
+	__u32 reserved;
 };
 
 /**
@@ -253,6 +331,7 @@ struct fsgate_response {
  * @unopened: permission events denied (%EPERM) because read() could not
  *	open their fd (%EMFILE, %ETXTBSY for a writable fd on a running
  *	program, ...): the group could not judge the access
+ * @extended: requests for more time (%FSGATE_EXTEND) the group made
  * @reserved: zero, for counters to come
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
@@ -274,7 +353,8 @@ struct fsgate_stats {
 	__u64 perm_overflows;
 	__u64 cached;
 	__u64 unopened;
-	__u64 reserved[2];
+	__u64 extended;
+	__u64 reserved[1];
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
