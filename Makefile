@@ -152,7 +152,8 @@ comma := ,
 $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 			     include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
+	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' \
+		$$(pkg-config --cflags cmocka) -o $@ \
 		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
 		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
 

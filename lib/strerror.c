@@ -41,6 +41,9 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
 	{ FSGATE_CALL_RESPOND, ENOTUNIQ, "that fd number names events other processes read: answer by id (FSGATE_REPORT_PERM)" },
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
+	{ FSGATE_CALL_VERSION, ENOENT, "fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
+	{ FSGATE_CALL_VERSION, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
+	{ FSGATE_CALL_VERSION, ENOTTY, "this fsgate.ko is older than FSGATE_IOC_VERSION" },
 };
 
 const char *fsgate_strerror(enum fsgate_call call, int errnum)

@@ -19,6 +19,18 @@ extern "C" {
 /* The device groups are made through. */
 #define FSGATE_DEVICE "/dev/fsgate"
 
+/* The release of fsgate this header belongs to (the file VERSION). */
+#define FSGATE_VERSION_MAJOR 0
+#define FSGATE_VERSION_MINOR 1
+#define FSGATE_VERSION_PATCH 0
+#define FSGATE_VERSION_STRING "0.1.0"
+/* A release as one comparable number: FSGATE_VERSION_CODE(0, 1, 0). */
+#define FSGATE_VERSION_CODE(major, minor, patch) \
+	(((major) << 16) | ((minor) << 8) | (patch))
+#define FSGATE_VERSION_NUMBER FSGATE_VERSION_CODE(FSGATE_VERSION_MAJOR, \
+						  FSGATE_VERSION_MINOR, \
+						  FSGATE_VERSION_PATCH)
+
 /**
  * fsgate_init() - make a listener group, as fanotify_init() was proposed
  * @flags: an FSGATE_CLASS_* ored with FSGATE_* group flags
@@ -40,6 +52,21 @@ int fsgate_init(unsigned int flags, unsigned int event_f_flags,
  * Return: as fsgate_init().
  */
 int fsgate_init_ext(const struct fsgate_init *init);
+
+/**
+ * fsgate_version() - what the loaded module offers
+ * @version: filled with its ABI version (FSGATE_ABI_VERSION of the module,
+ *	which may be older or newer than this header's), its
+ *	FSGATE_FEATURE_* bits and its release, NUL-terminated
+ *
+ * Test features with the bits, not by the version number.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when fsgate.ko is not loaded,
+ * EACCES without access to the device, ENOTTY for a module older than
+ * the ioctl (it offers what ABI version 0 had: every FSGATE_FEATURE_*
+ * below FSGATE_FEATURE_REPORT_PERM).
+ */
+int fsgate_version(struct fsgate_version *version);
 
 /**
  * fsgate_mark() - add, remove or flush marks, as fanotify_mark(2)
@@ -280,6 +307,7 @@ enum fsgate_call {
 	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch(),
 				 * fsgate_respond_id(), fsgate_extend() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
+	FSGATE_CALL_VERSION,	/* fsgate_version() */
 };
 
 /**

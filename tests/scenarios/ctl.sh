@@ -39,6 +39,7 @@ result $? "--help, --version; an unknown command exits 2" $d/help.out
 fsgatectl status >$d/status.out
 [ $? = 0 ] && grep -q "^fsgate.ko: loaded, version $(cat /sys/module/fsgate/version), " $d/status.out &&
 	grep -q '^device: /dev/fsgate present' $d/status.out &&
+	grep -q '^features: .* report-perm report-proc extend version' $d/status.out &&
 	grep -q '^  default_timeout_ms  *10000  ' $d/status.out
 result $? "status: loaded, the device, the parameters" $d/status.out
 

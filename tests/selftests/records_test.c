@@ -424,4 +424,35 @@ TEST_F(records, malformed_requests_for_time_are_refused)
 	close(g);
 }
 
+/*
+ * FSGATE_IOC_VERSION says what the module offers: this header's ABI
+ * version, every feature this change adds, and the module's release as
+ * the kernel records it.
+ */
+TEST(version_reports_abi_features_and_release)
+{
+	struct fsgate_version v;
+	char release[64] = "";
+	FILE *f;
+
+	memset(&v, 0xa5, sizeof(v));
+	ASSERT_EQ(0, fsgate_version(&v));
+	EXPECT_EQ(FSGATE_ABI_VERSION, v.abi);
+	EXPECT_EQ(0, v.reserved32);
+	EXPECT_EQ(0, v.reserved[0] | v.reserved[1] | v.reserved[2] |
+		     v.reserved[3]);
+	EXPECT_EQ(FSGATE_FEATURE_REPORT_PERM | FSGATE_FEATURE_REPORT_PROC |
+		  FSGATE_FEATURE_EXTEND | FSGATE_FEATURE_VERSION,
+		  v.features & (FSGATE_FEATURE_REPORT_PERM |
+				FSGATE_FEATURE_REPORT_PROC |
+				FSGATE_FEATURE_EXTEND |
+				FSGATE_FEATURE_VERSION));
+	f = fopen("/sys/module/fsgate/version", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(release, sizeof(release), f));
+	fclose(f);
+	release[strcspn(release, "\n")] = 0;
+	EXPECT_STREQ(release, v.version);
+}
+
 TEST_HARNESS_MAIN

@@ -371,4 +371,50 @@ struct fsgate_stats {
 /* ioctl(group fd, FSGATE_IOC_STATS, struct fsgate_stats *) returns 0. */
 #define FSGATE_IOC_STATS	_IOR(FSGATE_IOC_MAGIC, 0x03, struct fsgate_stats)
 
+/*
+ * ---- Version and features ----
+ *
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_VERSION, struct fsgate_version *)
+ * says what the loaded module offers, so programs need not probe with
+ * calls that fail. FSGATE_ABI_VERSION grows with every addition to this
+ * header; each addition also has a feature bit, which is what programs
+ * should test. A module without the ioctl (before ABI version 1) fails
+ * it with ENOTTY.
+ */
+#define FSGATE_ABI_VERSION		1
+
+#define FSGATE_FEATURE_DENY_ERRNO	(1ULL << 0)	/* FSGATE_DENY_ERRNO() */
+#define FSGATE_FEATURE_CACHE		(1ULL << 1)	/* FSGATE_CACHE */
+#define FSGATE_FEATURE_EXCLUDE_SELF	(1ULL << 2)	/* FSGATE_EXCLUDE_SELF */
+#define FSGATE_FEATURE_MOUNT_MARKS	(1ULL << 3)	/* FSGATE_MARK_MOUNT */
+#define FSGATE_FEATURE_STATS		(1ULL << 4)	/* FSGATE_IOC_STATS */
+/* FSGATE_REPORT_PERM, struct fsgate_response, FSGATE_RESPONSE_ID */
+#define FSGATE_FEATURE_REPORT_PERM	(1ULL << 5)
+#define FSGATE_FEATURE_REPORT_PROC	(1ULL << 6)	/* FSGATE_REPORT_PROC */
+/* FSGATE_EXTEND, fsgate_init.max_wait_ms, fsgate_stats.extended */
+#define FSGATE_FEATURE_EXTEND		(1ULL << 7)
+#define FSGATE_FEATURE_VERSION		(1ULL << 8)	/* FSGATE_IOC_VERSION */
+
+/**
+ * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
+ * @abi: the module's FSGATE_ABI_VERSION
+ * @reserved32: zero
+ * @features: FSGATE_FEATURE_* bits of what the module offers
+ * @version: the module's release ("0.1.0"), NUL-terminated
+ * @reserved: zero, for what is to come
+ */
+struct fsgate_version {
+	__u32 abi;
+	__u32 reserved32;
+	__u64 features;
+	char version[32];
+	__u64 reserved[4];
+};
+
+/*
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_VERSION, struct fsgate_version *)
+ * returns 0. Any process that can open /dev/fsgate may ask.
+ */
+#define FSGATE_IOC_VERSION	_IOR(FSGATE_IOC_MAGIC, 0x20, struct fsgate_version)
+
 #endif /* _UAPI_LINUX_FSGATE_H */
