@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,12 @@ FIXTURE_TEARDOWN(answer)
 {
 	fsgate_test_tmpfs_done(self->dir);
 }
+
+/* An event with its records, as a group with FSGATE_REPORT_PERM reads it. */
+struct event_buf {
+	struct fanotify_event_metadata meta;
+	unsigned char info[256];
+} __attribute__((aligned(8)));
 
 /* A content group that denies what it does not answer within 10 s. */
 static int answer_group(unsigned int flags)
@@ -111,57 +118,100 @@ static pid_t worker(int g, int report, int go)
 }
 
 /*
- * Two workers forked from one parent have equal file tables, so the fds
- * their reads give have the same number. Each answers its own event; the
- * second's deny must not land on the first's event.
+ * Two workers forked from one parent, each holding one event: one on
+ * "good", read first, and one on "bad". Their file tables are equal, so
+ * the fds their reads give have the same number.
+ */
+struct pair {
+	int go1[2], go2[2];	/* a byte on go*[1] lets a worker answer */
+	int fd1, fd2;		/* the fd number each worker got */
+	pid_t good, bad;	/* the accesses */
+	pid_t w1, w2;		/* the workers */
+};
+
+/* Make @p's accesses and workers for the group @g; 0, or -1. */
+static int pair_start(int g, const char *good, const char *bad,
+		      struct pair *p)
+{
+	int report[2];
+
+	if (pipe(report) || pipe(p->go1) || pipe(p->go2))
+		return -1;
+	p->good = spawn_open(good, O_RDONLY, 0);
+	if (!readable(g, WAIT_MS))
+		return -1;
+	p->w1 = worker(g, report[1], p->go1[0]);
+	if (read(report[0], &p->fd1, sizeof(p->fd1)) != sizeof(p->fd1))
+		return -1;
+	p->bad = spawn_open(bad, O_RDONLY, 0);
+	if (!readable(g, WAIT_MS))
+		return -1;
+	p->w2 = worker(g, report[1], p->go2[0]);
+	if (read(report[0], &p->fd2, sizeof(p->fd2)) != sizeof(p->fd2))
+		return -1;
+	close(report[0]);
+	close(report[1]);
+	return p->fd1 < 0 || p->fd2 < 0 ? -1 : 0;
+}
+
+/* Let @w answer through @go; its exit status. */
+static int pair_answer(int go[2], pid_t w)
+{
+	if (write(go[1], "x", 1) != 1)
+		return -1;
+	return reap(w);
+}
+
+/*
+ * Each of two forked workers whose fds have the same number answers its
+ * own event; the second's deny must not land on the first's event.
  */
 TEST_F(answer, forked_workers_answer_their_own_events)
 {
-	int g, report[2], go1[2], go2[2], fd1, fd2;
-	pid_t good, bad, w1, w2;
+	struct pair p;
+	int g;
 
 	g = answer_group(0);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	ASSERT_EQ(0, pipe(report));
-	ASSERT_EQ(0, pipe(go1));
-	ASSERT_EQ(0, pipe(go2));
-
-	good = spawn_open(self->good, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	w1 = worker(g, report[1], go1[0]);
-	ASSERT_EQ(sizeof(fd1), read(report[0], &fd1, sizeof(fd1)));
-	ASSERT_LE(0, fd1);
-
-	bad = spawn_open(self->bad, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	w2 = worker(g, report[1], go2[0]);
-	ASSERT_EQ(sizeof(fd2), read(report[0], &fd2, sizeof(fd2)));
-	ASSERT_LE(0, fd2);
-	TH_LOG("worker fds: %d and %d", fd1, fd2);
+	ASSERT_EQ(0, pair_start(g, self->good, self->bad, &p));
+	TH_LOG("worker fds: %d and %d", p.fd1, p.fd2);
 
 	/* The second worker answers first. */
-	ASSERT_EQ(1, write(go2[1], "x", 1));
-	EXPECT_EQ(0, reap(w2));
-	ASSERT_EQ(1, write(go1[1], "x", 1));
-	EXPECT_EQ(0, reap(w1));
-
-	EXPECT_EQ(0, reap(good));
-	EXPECT_EQ(EPERM, reap(bad));
+	EXPECT_EQ(0, pair_answer(p.go2, p.w2));
+	EXPECT_EQ(0, pair_answer(p.go1, p.w1));
+	EXPECT_EQ(0, reap(p.good));
+	EXPECT_EQ(EPERM, reap(p.bad));
 	close(g);
 }
 
-/*
- * A worker of a pool, answering whatever it reads until the write end of
- * the @stop pipe is closed everywhere.
- */
-static pid_t pool_worker(int g, const int stop[2])
+/* Answer one event as verdict_for() says, by id or by fd; 0 if taken. */
+static int pool_answer(int g, const struct fanotify_event_metadata *ev,
+		       bool by_id)
 {
-	struct fanotify_event_metadata ev;
+	const struct fsgate_info_perm *perm = fsgate_info_perm(ev);
+	uint32_t verdict = verdict_for(ev->fd);
+
+	if (!by_id)
+		return answer(g, ev->fd, verdict) ==
+		       sizeof(struct fanotify_response) ? 0 : -1;
+	close(ev->fd);
+	return perm ? fsgate_respond_id(g, perm->id, verdict) : -1;
+}
+
+/*
+ * A worker of a pool, answering each event of each read (by id, or by
+ * fd number) until the write end of the @stop pipe is closed everywhere.
+ */
+static pid_t pool_worker(int g, const int stop[2], bool by_id)
+{
 	struct pollfd p[2] = {
 		{ .fd = g, .events = POLLIN },
 		{ .fd = stop[0], .events = POLLIN },
 	};
+	const struct fanotify_event_metadata *ev;
+	struct fsgate_events it;
+	struct event_buf b;
 	pid_t pid = fork();
 	ssize_t n;
 
@@ -171,13 +221,14 @@ static pid_t pool_worker(int g, const int stop[2])
 	for (;;) {
 		if (poll(p, 2, WAIT_MS * 4) <= 0 || p[1].revents)
 			_exit(0);
-		n = read(g, &ev, sizeof(ev));
+		n = read(g, &b, sizeof(b));
 		if (n < 0 && errno == EAGAIN)
 			continue;
-		if (n != sizeof(ev))
-			_exit(1);
-		if (answer(g, ev.fd, verdict_for(ev.fd)) !=
-		    sizeof(struct fanotify_response))
+		fsgate_events_init(&it, &b, n);
+		while ((ev = fsgate_event_next(&it)))
+			if (pool_answer(g, ev, by_id))
+				_exit(1);
+		if (it.error || n <= 0)
 			_exit(2);
 	}
 }
@@ -185,28 +236,42 @@ static pid_t pool_worker(int g, const int stop[2])
 #define POOL 4
 #define ACCESSES 64
 
+/*
+ * Run a pool of POOL workers (pool_worker()) on the group @g while ACCESSES
+ * forked processes open @good and @bad in turn. Return: how many
+ * accesses got the wrong verdict, plus how many workers failed.
+ */
+static int run_pool(int g, const char *good, const char *bad, bool by_id)
+{
+	pid_t workers[POOL], openers[ACCESSES];
+	int stop[2], i, wrong = 0;
+
+	if (pipe(stop))
+		return -1;
+	for (i = 0; i < POOL; i++)
+		workers[i] = pool_worker(g, stop, by_id);
+	for (i = 0; i < ACCESSES; i++)
+		openers[i] = spawn_open(i % 2 ? bad : good, O_RDONLY, 0);
+	for (i = 0; i < ACCESSES; i++)
+		if (reap(openers[i]) != (i % 2 ? EPERM : 0))
+			wrong++;
+	close(stop[1]);
+	for (i = 0; i < POOL; i++)
+		if (reap(workers[i]))
+			wrong++;
+	close(stop[0]);
+	return wrong;
+}
+
 /* A forked pool answering at once: every access gets its own verdict. */
 TEST_F_TIMEOUT(answer, forked_pool_answers_concurrently, 300)
 {
-	pid_t workers[POOL], openers[ACCESSES];
-	int g, stop[2], i, wrong = 0;
+	int g;
 
 	g = answer_group(0);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	ASSERT_EQ(0, pipe(stop));
-	for (i = 0; i < POOL; i++)
-		workers[i] = pool_worker(g, stop);
-	for (i = 0; i < ACCESSES; i++)
-		openers[i] = spawn_open(i % 2 ? self->bad : self->good,
-					O_RDONLY, 0);
-	for (i = 0; i < ACCESSES; i++)
-		if (reap(openers[i]) != (i % 2 ? EPERM : 0))
-			wrong++;
-	EXPECT_EQ(0, wrong);
-	close(stop[1]);
-	for (i = 0; i < POOL; i++)
-		EXPECT_EQ(0, reap(workers[i]));
+	EXPECT_EQ(0, run_pool(g, self->good, self->bad, false));
 	close(g);
 }
 
@@ -264,12 +329,6 @@ TEST_F(answer, pending_events_never_share_a_number)
 	EXPECT_EQ(EPERM, reap(bad));
 	close(g);
 }
-
-/* An event with its records, as a group with FSGATE_REPORT_PERM reads it. */
-struct event_buf {
-	struct fanotify_event_metadata meta;
-	unsigned char info[256];
-} __attribute__((aligned(8)));
 
 /* Wait for one event on @g and read it with its records; its length. */
 static ssize_t read_with_info(int g, struct event_buf *b)
@@ -437,34 +496,22 @@ TEST_F(answer, malformed_id_response_is_refused)
  */
 TEST_F(answer, number_shared_by_other_readers_is_not_unique)
 {
-	int g, report[2], go1[2], go2[2], fd1, fd2;
-	pid_t good, bad, w1, w2;
+	struct pair p;
+	int g;
 
 	g = answer_group(0);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	ASSERT_EQ(0, pipe(report));
-	ASSERT_EQ(0, pipe(go1));
-	ASSERT_EQ(0, pipe(go2));
-	good = spawn_open(self->good, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	w1 = worker(g, report[1], go1[0]);
-	ASSERT_EQ(sizeof(fd1), read(report[0], &fd1, sizeof(fd1)));
-	bad = spawn_open(self->bad, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	w2 = worker(g, report[1], go2[0]);
-	ASSERT_EQ(sizeof(fd2), read(report[0], &fd2, sizeof(fd2)));
-	ASSERT_EQ(fd1, fd2);
+	ASSERT_EQ(0, pair_start(g, self->good, self->bad, &p));
+	ASSERT_EQ(p.fd1, p.fd2);
 
-	EXPECT_EQ(-1, fsgate_respond(g, fd1, FSGATE_ALLOW));
+	EXPECT_EQ(-1, fsgate_respond(g, p.fd1, FSGATE_ALLOW));
 	EXPECT_EQ(ENOTUNIQ, errno);
 
-	ASSERT_EQ(1, write(go1[1], "x", 1));
-	EXPECT_EQ(0, reap(w1));
-	ASSERT_EQ(1, write(go2[1], "x", 1));
-	EXPECT_EQ(0, reap(w2));
-	EXPECT_EQ(0, reap(good));
-	EXPECT_EQ(EPERM, reap(bad));
+	EXPECT_EQ(0, pair_answer(p.go1, p.w1));
+	EXPECT_EQ(0, pair_answer(p.go2, p.w2));
+	EXPECT_EQ(0, reap(p.good));
+	EXPECT_EQ(EPERM, reap(p.bad));
 	close(g);
 }
 
@@ -526,66 +573,14 @@ TEST_F(answer, short_buffer_never_splits_an_event)
 	close(g);
 }
 
-/* A worker of a pool answering by id each event of each read. */
-static pid_t pool_worker_by_id(int g, const int stop[2])
-{
-	struct pollfd p[2] = {
-		{ .fd = g, .events = POLLIN },
-		{ .fd = stop[0], .events = POLLIN },
-	};
-	const struct fanotify_event_metadata *ev;
-	const struct fsgate_info_perm *perm;
-	struct fsgate_events it;
-	struct event_buf b;
-	pid_t pid = fork();
-	uint32_t verdict;
-	ssize_t n;
-
-	if (pid)
-		return pid;
-	close(stop[1]);
-	for (;;) {
-		if (poll(p, 2, WAIT_MS * 4) <= 0 || p[1].revents)
-			_exit(0);
-		n = read(g, &b, sizeof(b));
-		if (n < 0 && errno == EAGAIN)
-			continue;
-		fsgate_events_init(&it, &b, n);
-		while ((ev = fsgate_event_next(&it))) {
-			perm = fsgate_info_perm(ev);
-			if (!perm)
-				_exit(1);
-			verdict = verdict_for(ev->fd);
-			close(ev->fd);
-			if (fsgate_respond_id(g, perm->id, verdict))
-				_exit(2);
-		}
-		if (it.error || n <= 0)
-			_exit(3);
-	}
-}
-
 TEST_F_TIMEOUT(answer, forked_pool_answers_by_id, 300)
 {
-	pid_t workers[POOL], openers[ACCESSES];
-	int g, stop[2], i, wrong = 0;
+	int g;
 
 	g = answer_group(FSGATE_REPORT_PERM);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	ASSERT_EQ(0, pipe(stop));
-	for (i = 0; i < POOL; i++)
-		workers[i] = pool_worker_by_id(g, stop);
-	for (i = 0; i < ACCESSES; i++)
-		openers[i] = spawn_open(i % 2 ? self->bad : self->good,
-					O_RDONLY, 0);
-	for (i = 0; i < ACCESSES; i++)
-		if (reap(openers[i]) != (i % 2 ? EPERM : 0))
-			wrong++;
-	EXPECT_EQ(0, wrong);
-	close(stop[1]);
-	for (i = 0; i < POOL; i++)
-		EXPECT_EQ(0, reap(workers[i]));
+	EXPECT_EQ(0, run_pool(g, self->good, self->bad, true));
 	close(g);
 }
 

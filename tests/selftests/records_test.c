@@ -190,6 +190,26 @@ static void check_proc_record(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * Mark @dir's filesystem of @g for @mask and have spawn_as_other() open
+ * @file; once the event is there, the process's pid, else -1.
+ */
+static pid_t watch_and_access(int g, uint64_t mask, const char *dir,
+			      const char *file)
+{
+	pid_t pid;
+	int go[2];
+
+	if (g < 0 || perm_mark(g, mask, dir) || pipe(go))
+		return -1;
+	pid = spawn_as_other(file, go[0]);
+	if (write(go[1], "x", 1) != 1 || !readable(g, WAIT_MS))
+		return -1;
+	close(go[0]);
+	close(go[1]);
+	return pid;
+}
+
 /* A permission event's process record describes the waiting process. */
 TEST_F(records, permission_event_names_its_process)
 {
@@ -198,18 +218,14 @@ TEST_F(records, permission_event_names_its_process)
 	const struct fsgate_info_perm *perm;
 	struct fsgate_events it;
 	struct event_buf b;
-	int g, go[2];
 	ssize_t len;
 	pid_t pid;
+	int g;
 
 	g = record_group(FSGATE_CLASS_CONTENT,
 			 FSGATE_REPORT_PERM | FSGATE_REPORT_PROC);
-	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	ASSERT_EQ(0, pipe(go));
-	pid = spawn_as_other(self->file, go[0]);
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	ASSERT_TRUE(readable(g, WAIT_MS));
+	pid = watch_and_access(g, FAN_OPEN_PERM, self->dir, self->file);
+	ASSERT_LT(0, pid);
 	len = read(g, &b, sizeof(b));
 	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1 +
 		  FSGATE_INFO_PROC_LEN_V1, len);
@@ -244,17 +260,13 @@ TEST_F(records, notification_event_keeps_its_process_after_exit)
 	const struct fsgate_info_proc *proc;
 	struct fsgate_events it;
 	struct event_buf b;
-	int g, go[2];
 	ssize_t len;
 	pid_t pid;
+	int g;
 
 	g = record_group(FSGATE_CLASS_NOTIF, FSGATE_REPORT_PROC);
-	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN, self->dir));
-	ASSERT_EQ(0, pipe(go));
-	pid = spawn_as_other(self->file, go[0]);
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	ASSERT_TRUE(readable(g, WAIT_MS));
+	pid = watch_and_access(g, FAN_OPEN, self->dir, self->file);
+	ASSERT_LT(0, pid);
 	/* Start time and ids are read from /proc before the process goes. */
 	len = read(g, &b, sizeof(b));
 	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PROC_LEN_V1, len);
@@ -275,16 +287,12 @@ TEST_F(records, notification_event_keeps_its_process_after_exit)
 TEST_F(records, no_records_unless_asked)
 {
 	struct event_buf b;
-	int g, go[2];
 	pid_t pid;
+	int g;
 
 	g = record_group(FSGATE_CLASS_NOTIF, 0);
-	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN, self->dir));
-	ASSERT_EQ(0, pipe(go));
-	pid = spawn_as_other(self->file, go[0]);
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	ASSERT_TRUE(readable(g, WAIT_MS));
+	pid = watch_and_access(g, FAN_OPEN, self->dir, self->file);
+	ASSERT_LT(0, pid);
 	EXPECT_EQ(FAN_EVENT_METADATA_LEN, read(g, &b, sizeof(b)));
 	EXPECT_EQ(FAN_EVENT_METADATA_LEN, b.meta.event_len);
 	close(b.meta.fd);
@@ -327,6 +335,18 @@ static uint64_t read_perm_id(struct __test_metadata *_metadata, int g)
 }
 
 /*
+ * Make a deadline_group() that watches @self's directory, open its file
+ * from a forked process (to @pid) and read the permission event: its id.
+ */
+#define ASK_ONE(timeout_ms, max_wait_ms, g, pid) ({			\
+	(g) = deadline_group(timeout_ms, max_wait_ms);			\
+	ASSERT_LE(0, (g));						\
+	ASSERT_EQ(0, perm_mark((g), FAN_OPEN_PERM, self->dir));	\
+	(pid) = spawn_open(self->file, O_RDONLY, 0);			\
+	read_perm_id(_metadata, (g));					\
+})
+
+/*
  * A group that asks for more time can still answer after its timeout
  * would have passed; the request is counted.
  */
@@ -337,11 +357,7 @@ TEST_F(records, more_time_keeps_the_event_pending)
 	pid_t pid;
 	int g;
 
-	g = deadline_group(3000, 600000);
-	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	pid = spawn_open(self->file, O_RDONLY, 0);
-	id = read_perm_id(_metadata, g);
+	id = ASK_ONE(3000, 600000, g, pid);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, fsgate_extend(g, id, 600000));
 	/* Past the 3 s timeout: still pending, so the allow is taken. */
@@ -366,11 +382,7 @@ TEST_F(records, more_time_is_bounded_by_the_group_maximum)
 	pid_t pid;
 	int g;
 
-	g = deadline_group(1000, 2000);
-	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	pid = spawn_open(self->file, O_RDONLY, 0);
-	id = read_perm_id(_metadata, g);
+	id = ASK_ONE(1000, 2000, g, pid);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, fsgate_extend(g, id, 600000));
 	/* The waiter ends by itself: the deadline moved 2 s at most. */
@@ -395,11 +407,7 @@ TEST_F(records, malformed_requests_for_time_are_refused)
 	pid_t pid;
 	int g;
 
-	g = deadline_group(10000, 0);
-	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	pid = spawn_open(self->file, O_RDONLY, 0);
-	id = read_perm_id(_metadata, g);
+	id = ASK_ONE(10000, 0, g, pid);
 	ASSERT_NE(0, id);
 	r.id = id;
 	/* No time asked for. */
