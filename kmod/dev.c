@@ -25,7 +25,8 @@
  * Needs CAP_SYS_ADMIN, as fanotify_init(2) does for permission events.
  *
  * Context: process context, may sleep.
- * Return: the new group fd; -EPERM without CAP_SYS_ADMIN; -EFAULT if
+ * Return: the new group fd; -EPERM without CAP_SYS_ADMIN, or for
+ * %FSGATE_TIMEOUT_NONE unless allow_unbounded_waits is set; -EFAULT if
  * @arg cannot be read; -EINVAL for unknown flags, a bad priority or
  * verdict, or non-zero reserved fields; -ENOMEM; -EMFILE.
  */
@@ -46,7 +47,8 @@ static long fsgate_ioctl_init(void __user *arg)
 			 FSGATE_FEATURE_MOUNT_MARKS | FSGATE_FEATURE_STATS | \
 			 FSGATE_FEATURE_REPORT_PERM | \
 			 FSGATE_FEATURE_REPORT_PROC | FSGATE_FEATURE_EXTEND | \
-			 FSGATE_FEATURE_VERSION)
+			 FSGATE_FEATURE_VERSION | FSGATE_FEATURE_CACHE_FLUSH | \
+			 FSGATE_FEATURE_MUTE | FSGATE_FEATURE_CHAIN_CEILING)
 
 /**
  * fsgate_ioctl_version() - FSGATE_IOC_VERSION: the ABI version and features
@@ -63,7 +65,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES) != 9);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES) != 12);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
 }

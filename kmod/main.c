@@ -10,6 +10,7 @@
 #include "dev.h"
 #include "dispatch.h"
 #include "mark.h"
+#include "mute.h"
 #include "perm.h"
 #include "proc.h"
 
@@ -47,6 +48,7 @@ static void __exit fsgate_exit(void)
 	fsgate_dev_exit();
 	fsgate_proc_exit();
 	fsgate_marks_exit();
+	fsgate_mutes_exit();
 }
 
 module_init(fsgate_init);
