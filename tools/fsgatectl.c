@@ -99,6 +99,8 @@ static const struct param {
 	  "ceiling on one access's whole chain of groups" },
 	{ "allow_unbounded_waits", 0, 1,
 	  "1: groups may wait without bound (FSGATE_TIMEOUT_NONE)" },
+	{ "max_cached_verdicts", 0, UINT_MAX,
+	  "files one group may have cached verdicts on; 0: no cache" },
 	{ "default_max_wait_ms", 1, 3600000,
 	  "the longest an access waits for a group that asks for more time" },
 	{ "max_groups", 1, 65536, "groups one user may have" },
