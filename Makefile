@@ -35,7 +35,7 @@ MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 LIB_SONAME := libfsgate.so.0
 LIB_CFLAGS := $(USER_CFLAGS) -Ilib/include -fPIC
 LIB_SRCS := lib/init.c lib/mark.c lib/event.c lib/respond.c lib/strerror.c \
-	lib/describe.c lib/groups.c
+	lib/describe.c lib/groups.c lib/info.c
 LIB_OBJS := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIBS := $(B)/lib/$(LIB_SONAME) $(B)/lib/libfsgate.a $(B)/lib/fsgate.pc
 # libfsgate-fanotify.so, the LD_PRELOAD layer, with libfsgate linked in.
@@ -156,7 +156,8 @@ comma := ,
 $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 			     include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
+	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' \
+		$$(pkg-config --cflags cmocka) -o $@ \
 		lib/$*_test.c lib/$*.c $$(pkg-config --libs cmocka) \
 		$(foreach w,$(WRAP_$*),-Wl$(comma)--wrap=$(w))
 

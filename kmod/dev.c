@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/fsgate (layer 4, calls user.c): the misc device through which
- * listener groups are made. Its only operation is FSGATE_IOC_INIT;
- * everything else happens on the group fd it returns.
+ * listener groups are made (FSGATE_IOC_INIT) and the module says what it
+ * offers (FSGATE_IOC_VERSION); everything else happens on the group fd
+ * FSGATE_IOC_INIT returns.
  */
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/fsgate.h>
 
@@ -37,12 +41,43 @@ static long fsgate_ioctl_init(void __user *arg)
 	return fsgate_group_create(&init);
 }
 
+/* Everything this module offers; see FSGATE_IOC_VERSION. */
+#define FSGATE_FEATURES	(FSGATE_FEATURE_DENY_ERRNO | FSGATE_FEATURE_CACHE | \
+			 FSGATE_FEATURE_EXCLUDE_SELF | \
+			 FSGATE_FEATURE_MOUNT_MARKS | FSGATE_FEATURE_STATS | \
+			 FSGATE_FEATURE_REPORT_PERM | \
+			 FSGATE_FEATURE_REPORT_PROC | FSGATE_FEATURE_EXTEND | \
+			 FSGATE_FEATURE_VERSION | FSGATE_FEATURE_CACHE_FLUSH | \
+			 FSGATE_FEATURE_MUTE | FSGATE_FEATURE_CHAIN_CEILING)
+
+/**
+ * fsgate_ioctl_version() - FSGATE_IOC_VERSION: the ABI version and features
+ * @arg: userspace pointer to a struct fsgate_version
+ *
+ * Context: process context.
+ * Return: 0, or -EFAULT if @arg cannot be written.
+ */
+static long fsgate_ioctl_version(void __user *arg)
+{
+	struct fsgate_version v = {
+		.abi = FSGATE_ABI_VERSION,
+		.features = FSGATE_FEATURES,
+	};
+
+	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES) != 12);
+	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
+	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
 static long fsgate_dev_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg)
 {
 	switch (cmd) {
 	case FSGATE_IOC_INIT:
 		return fsgate_ioctl_init((void __user *)arg);
+	case FSGATE_IOC_VERSION:
+		return fsgate_ioctl_version((void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

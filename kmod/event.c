@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "group.h"
+#include "info.h"
 #include "perm.h"
 
 static unsigned int max_queued_events = 16384;
@@ -109,11 +110,20 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path)
 {
 	struct pid *pid = fsgate_event_pid(group);
+	struct fsgate_proc *proc = NULL;
 	struct fsgate_event *event;
 	struct mem_cgroup *old;
 
 	old = fsgate_group_charge(group);
 	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	/* Without memory for the process record, the event is lost too. */
+	if (event && (group->flags & FSGATE_REPORT_PROC)) {
+		proc = fsgate_proc_take();
+		if (!proc) {
+			kfree(event);
+			event = NULL;
+		}
+	}
 	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
 	if (group->shutdown || fsgate_event_merge(group, mask, path, pid))
@@ -130,13 +140,31 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 		goto out_unlock;
 	}
 	fsgate_event_init(event, mask, path, pid);
+	event->proc = proc;
+	proc = NULL;
 	list_add_tail(&event->node, &group->queue);
 	group->queued++;
 	event = NULL;
 	wake_up(&group->wq);
 out_unlock:
 	spin_unlock(&group->queue_lock);
+	fsgate_proc_free(proc);
 	kfree(event);
+}
+
+/**
+ * fsgate_event_len() - the bytes a read() gives for an event
+ * @group: the group reading it
+ * @event: the event
+ *
+ * Context: any.
+ * Return: the size of its metadata and its info records.
+ */
+size_t fsgate_event_len(const struct fsgate_group *group,
+			const struct fsgate_event *event)
+{
+	return FAN_EVENT_METADATA_LEN + fsgate_info_len(group->flags,
+							event->mask);
 }
 
 /**
@@ -150,7 +178,7 @@ out_unlock:
  *
  * Context: process context; takes @group's @queue_lock.
  * Return: the event; NULL when the queue is empty; ERR_PTR(-EINVAL) when
- * @count cannot hold one event.
+ * @count cannot hold the whole first event, which stays queued.
  */
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 					  size_t count)
@@ -160,11 +188,11 @@ struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 	spin_lock(&group->queue_lock);
 	if (list_empty(&group->queue))
 		goto out;
-	if (count < FAN_EVENT_METADATA_LEN) {
+	event = list_first_entry(&group->queue, struct fsgate_event, node);
+	if (count < fsgate_event_len(group, event)) {
 		event = ERR_PTR(-EINVAL);
 		goto out;
 	}
-	event = list_first_entry(&group->queue, struct fsgate_event, node);
 	list_del_init(&event->node);
 	group->queued--;
 	if (event == &group->overflow)
@@ -235,6 +263,28 @@ __poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,
 		ret = EPOLLIN | EPOLLRDNORM;
 	spin_unlock(&group->queue_lock);
 	return ret;
+}
+
+/**
+ * fsgate_event_queued_bytes() - what a read() would return now
+ * @group: the group
+ *
+ * Context: process context; takes @group's @queue_lock.
+ * Return: the bytes of every queued event, with their info records.
+ */
+size_t fsgate_event_queued_bytes(struct fsgate_group *group)
+{
+	struct fsgate_event *event;
+	size_t bytes = 0;
+
+	spin_lock(&group->queue_lock);
+	if (!(group->flags & FSGATE_REPORT_INFO))
+		bytes = group->queued * FAN_EVENT_METADATA_LEN;
+	else
+		list_for_each_entry(event, &group->queue, node)
+			bytes += fsgate_event_len(group, event);
+	spin_unlock(&group->queue_lock);
+	return bytes;
 }
 
 /**

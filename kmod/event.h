@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #include <linux/fsgate.h>
 
+#include "info.h"
+
 struct fsgate_group;
 struct file;
 struct pid;
@@ -19,12 +21,14 @@ struct pid;
  * @mask: FAN_* event bits, as reported
  * @path: the file, pinned; empty for the overflow event
  * @pid: the process (or thread, with FSGATE_REPORT_TID) that caused it
+ * @proc: who caused it, for a group with FSGATE_REPORT_PROC; else NULL
  */
 struct fsgate_event {
 	struct list_head node;
 	u32 mask;
 	struct path path;
 	struct pid *pid;
+	struct fsgate_proc *proc;
 };
 
 /**
@@ -44,6 +48,7 @@ static inline void fsgate_event_init(struct fsgate_event *event, u32 mask,
 	event->path = *path;
 	path_get(&event->path);
 	event->pid = get_pid(pid);
+	event->proc = NULL;
 }
 
 /**
@@ -56,6 +61,7 @@ static inline void fsgate_event_release(struct fsgate_event *event)
 {
 	path_put(&event->path);
 	put_pid(event->pid);
+	fsgate_proc_free(event->proc);
 }
 
 /**
@@ -73,6 +79,8 @@ static inline bool fsgate_is_perm(const struct fsgate_event *event)
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore);
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path);
+size_t fsgate_event_len(const struct fsgate_group *group,
+			const struct fsgate_event *event);
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 					  size_t count);
 void fsgate_event_done(struct fsgate_group *group, struct fsgate_event *event);
@@ -80,6 +88,7 @@ void fsgate_event_unread(struct fsgate_group *group, struct fsgate_event *event)
 __poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,
 			   poll_table *wait);
 unsigned int fsgate_event_queued(struct fsgate_group *group);
+size_t fsgate_event_queued_bytes(struct fsgate_group *group);
 void fsgate_event_flush(struct fsgate_group *group);
 
 #endif /* _FSGATE_EVENT_H */

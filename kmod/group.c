@@ -147,6 +147,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.cache_evictions = atomic64_read(&group->cache_evictions),
 		.cache_flushes = atomic64_read(&group->cache_flushes),
 		.muted = atomic64_read(&group->muted),
+		.extended = atomic64_read(&group->perm.extended),
 	};
 }
 
@@ -180,6 +181,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	group->event_f_flags = init->event_f_flags | O_LARGEFILE;
 	group->priority = fsgate_init_priority(init);
 	group->timeout_ms = init->timeout_ms;
+	group->max_wait_ms = init->max_wait_ms;
 	group->timeout_verdict = init->timeout_verdict;
 	group->orphan_verdict = init->orphan_verdict;
 	INIT_LIST_HEAD(&group->subs);

@@ -38,6 +38,7 @@ struct seq_file;
  * @event_f_flags: open flags of the fds that events carry
  * @priority: effective priority, the class default resolved
  * @timeout_ms: as given in struct fsgate_init
+ * @max_wait_ms: as given in struct fsgate_init
  * @timeout_verdict: FSGATE_VERDICT_*, as given
  * @orphan_verdict: FSGATE_VERDICT_*, as given
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
@@ -88,6 +89,7 @@ struct fsgate_group {
 	u32 event_f_flags;
 	u32 priority;
 	u32 timeout_ms;
+	u32 max_wait_ms;
 	u32 timeout_verdict;
 	u32 orphan_verdict;
 
@@ -121,6 +123,7 @@ struct fsgate_group {
 		atomic64_t overflows;
 		atomic64_t cached;
 		atomic64_t unopened;
+		atomic64_t extended;
 	} perm;
 	atomic64_t cache_evictions;
 	atomic64_t cache_flushes;

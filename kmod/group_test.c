@@ -66,6 +66,8 @@ static void init_check_rejects_each_reserved_word(struct kunit *test)
 				    "reserved[%u]", i);
 		init.reserved[i] = 0;
 	}
+	init.reserved32 = 1;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), -EINVAL);
 }
 
 static void init_check_bounds_priority(struct kunit *test)

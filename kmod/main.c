@@ -11,12 +11,14 @@
 #include "dispatch.h"
 #include "mark.h"
 #include "mute.h"
+#include "perm.h"
 #include "proc.h"
 
 static int __init fsgate_init(void)
 {
 	int ret;
 
+	fsgate_perm_ids_init();
 	ret = fsgate_marks_init(fsgate_dispatch_event);
 	if (ret)
 		return ret;

@@ -26,6 +26,7 @@
 #include <linux/fanotify.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -90,10 +91,33 @@ __MODULE_PARM_TYPE(allow_unbounded_waits, "uint");
 MODULE_PARM_DESC(allow_unbounded_waits,
 		 "1: groups may wait without bound (FSGATE_TIMEOUT_NONE), and their accesses have no ceiling (0)");
 
+static unsigned int default_max_wait_ms = 60000;
+module_param(default_max_wait_ms, uint, 0644);
+MODULE_PARM_DESC(default_max_wait_ms,
+		 "The longest one access may wait for a group that asks for more time, without a max_wait_ms of its own (60000)");
+
 static unsigned int max_pending_events = 16384;
 module_param(max_pending_events, uint, 0644);
 MODULE_PARM_DESC(max_pending_events,
 		 "Permission events one group may have unresolved, unless FSGATE_UNLIMITED_QUEUE; past it the timeout verdict applies at once (16384)");
+
+/*
+ * The last id given to a permission event. Seeded with the boot clock at
+ * load: a module loaded earlier gave out fewer ids than nanoseconds
+ * passed since it was loaded, so ids never repeat while the machine is
+ * up, even across a reload.
+ */
+static atomic64_t fsgate_perm_last_id;
+
+/**
+ * fsgate_perm_ids_init() - seed permission event ids
+ *
+ * Context: module init, before any group exists.
+ */
+void fsgate_perm_ids_init(void)
+{
+	atomic64_set(&fsgate_perm_last_id, ktime_get_boottime_ns());
+}
 
 /**
  * fsgate_policy_verdict() - the verdict a timeout or orphan policy gives
@@ -131,6 +155,7 @@ void fsgate_perm_put(struct fsgate_perm *perm)
 {
 	if (refcount_dec_and_test(&perm->ref)) {
 		fsgate_event_release(&perm->event);
+		put_pid(perm->reader);
 		kfree(perm);
 	}
 }
@@ -208,19 +233,65 @@ static void fsgate_perm_set_deadline(struct fsgate_perm *perm,
 				     const struct fsgate_asking *asking)
 {
 	u32 ms = perm->group->timeout_ms;
+	u64 now = ktime_get_ns();
 
 	if (ms == FSGATE_TIMEOUT_DEFAULT)
 		ms = READ_ONCE(default_timeout_ms);
+	perm->asked_ns = now;
 	perm->ceiling = asking->ceiling;
+	perm->chain_bounded = asking->bounded;
 	perm->unbounded = ms == FSGATE_TIMEOUT_NONE && !asking->bounded;
 	if (ms == FSGATE_TIMEOUT_NONE) {
 		/* Unbounded no longer allowed: the ceiling is its bound. */
 		perm->deadline = asking->ceiling;
-		return;
+	} else {
+		perm->deadline = jiffies + msecs_to_jiffies(ms);
+		if (asking->bounded && time_after(perm->deadline, asking->ceiling))
+			perm->deadline = asking->ceiling;
 	}
-	perm->deadline = jiffies + msecs_to_jiffies(ms);
-	if (asking->bounded && time_after(perm->deadline, asking->ceiling))
-		perm->deadline = asking->ceiling;
+	/* As reported: the group's own timeout exactly, or the ceiling. */
+	if (ms != FSGATE_TIMEOUT_NONE && perm->deadline != asking->ceiling)
+		perm->deadline_ns = now + (u64)ms * NSEC_PER_MSEC;
+	else
+		perm->deadline_ns = now + jiffies_to_nsecs(max(0L,
+					(long)(perm->deadline - jiffies)));
+}
+
+/*
+ * The latest deadline a request for more time may give @perm: the
+ * group's max_wait_ms after it was asked (never less than its timeout),
+ * and never past the chain's ceiling when the chain has one.
+ */
+static unsigned long fsgate_perm_latest(const struct fsgate_perm *perm,
+					u64 now)
+{
+	u32 ms = perm->group->max_wait_ms ?: READ_ONCE(default_max_wait_ms);
+	u64 latest = max(perm->asked_ns + (u64)ms * NSEC_PER_MSEC,
+			 perm->deadline_ns);
+	unsigned long at = jiffies + nsecs_to_jiffies(latest - min(latest, now));
+
+	if (perm->chain_bounded && time_after(at, perm->ceiling))
+		at = perm->ceiling;
+	return at;
+}
+
+/* Give @perm until @ms from now, within its bounds; never less time. */
+static void fsgate_perm_extend(struct fsgate_perm *perm, u32 ms)
+{
+	u64 now = ktime_get_ns();
+	unsigned long want = jiffies + msecs_to_jiffies(ms);
+	unsigned long latest = fsgate_perm_latest(perm, now);
+
+	lockdep_assert_held(&perm->group->queue_lock);
+	if (perm->unbounded)
+		return;
+	if (time_after(want, latest))
+		want = latest;
+	if (!time_after(want, perm->deadline))
+		return;
+	/* The waiter reads it when its old deadline passes. */
+	WRITE_ONCE(perm->deadline, want);
+	perm->deadline_ns = now + jiffies_to_nsecs(want - jiffies);
 }
 
 /* Resolve @perm with @verdict; caller holds @queue_lock, @perm not DONE. */
@@ -274,6 +345,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path,
 				    struct fsgate_asking *asking, int *verdict)
 {
+	struct fsgate_proc *proc = NULL;
 	struct fsgate_perm *perm;
 	struct mem_cgroup *old;
 	bool orphan;
@@ -285,12 +357,21 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	}
 	old = fsgate_group_charge(group);
 	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (perm && (group->flags & FSGATE_REPORT_PROC))
+		proc = fsgate_proc_take();
 	fsgate_group_uncharge(old);
 	if (!perm)
 		goto out_overflow;
 	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));
 	refcount_set(&perm->ref, 1);
+	perm->event.proc = proc;
+	/* Without memory for the process record, as without memory at all. */
+	if ((group->flags & FSGATE_REPORT_PROC) && !proc) {
+		fsgate_perm_put(perm);
+		goto out_overflow;
+	}
 	perm->group = group;
+	perm->id = atomic64_inc_return(&fsgate_perm_last_id);
 	perm->fd = FAN_NOFD;
 	fsgate_snap_take(&perm->snap, d_inode(path->dentry));
 	perm->cache_gen = READ_ONCE(group->cache_gen);
@@ -342,7 +423,9 @@ static void fsgate_perm_timeout(struct fsgate_perm *perm)
 	bool timedout = false;
 
 	spin_lock(&group->queue_lock);
-	if (perm->state != FSGATE_PERM_DONE) {
+	/* Past the deadline still: the group may have asked for more time. */
+	if (perm->state != FSGATE_PERM_DONE &&
+	    !time_before(jiffies, perm->deadline)) {
 		fsgate_perm_resolve(perm,
 				    fsgate_policy_verdict(group->timeout_verdict));
 		atomic64_inc(&group->perm.timedout);
@@ -517,17 +600,60 @@ void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm)
 	refcount_inc(&perm->ref);
 }
 
+/* Whether @perm's fd is in the current process's file table. */
+static bool fsgate_perm_read_here(const struct fsgate_perm *perm)
+{
+	return perm->reader == task_tgid(current) &&
+	       perm->reader_files == current->files;
+}
+
+/**
+ * fsgate_perm_fd_taken() - whether a pending event holds an fd number
+ * @group: the group
+ * @fd: a number about to be given to an event the current process reads
+ *
+ * A pending event keeps its number until it is resolved, even once the
+ * reader closed its fd: an answer by that number must still reach it. A
+ * reader must not give the number to a second event then, or one answer
+ * would name two events.
+ *
+ * Context: process context; takes @group's @queue_lock.
+ * Return: true if a pending event read by the current process (in its
+ * file table) has number @fd.
+ */
+bool fsgate_perm_fd_taken(struct fsgate_group *group, int fd)
+{
+	struct fsgate_perm *perm;
+	bool taken = false;
+
+	spin_lock(&group->queue_lock);
+	list_for_each_entry(perm, &group->pending, event.node) {
+		if (perm->fd == fd && fsgate_perm_read_here(perm)) {
+			taken = true;
+			break;
+		}
+	}
+	spin_unlock(&group->queue_lock);
+	return taken;
+}
+
 /**
  * fsgate_perm_set_fd() - note the fd a reader got for a permission event
  * @perm: the event
- * @fd: its fd in the reader's file table, by which it is answered
+ * @fd: its fd in the current process's file table, by which it is
+ *	answered; fsgate_perm_fd_taken() said no pending event holds it
  *
  * Context: process context; no fsgate locks held.
  */
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd)
 {
+	struct pid *reader = get_pid(task_tgid(current));
+
 	spin_lock(&perm->group->queue_lock);
+	WARN_ON_ONCE(perm->reader);
 	perm->fd = fd;
+	perm->reader = reader;
+	perm->reader_files = current->files;
 	spin_unlock(&perm->group->queue_lock);
 }
 
@@ -637,110 +763,157 @@ void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n)
 			 n, fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
 }
 
-/* The pending event a response names, not yet taken by another response. */
-static struct fsgate_perm *fsgate_perm_find(struct fsgate_group *group, int fd)
+/* The pending event with id @id, if no other response took it. */
+static struct fsgate_perm *fsgate_perm_find_id(struct fsgate_group *group,
+					       u64 id)
 {
 	struct fsgate_perm *perm;
 
 	lockdep_assert_held(&group->queue_lock);
 	list_for_each_entry(perm, &group->pending, event.node)
-		if (perm->fd == fd && perm->state == FSGATE_PERM_REPORTED)
-			return perm;
-	return NULL;
+		if (perm->id == id)
+			return perm->state == FSGATE_PERM_REPORTED ?
+			       perm : ERR_PTR(-ENOENT);
+	return ERR_PTR(-ENOENT);
 }
 
 /*
- * Find the event of every response; all or none. On success each is
+ * The pending event fd number @fd names, if no other response took it:
+ * the one the current process read with that number (there is at most
+ * one, see fsgate_perm_fd_taken()), else the only one another process
+ * read with it. Numbers of other processes' file tables may repeat
+ * (forked readers): two or more of them are -ENOTUNIQ.
+ */
+static struct fsgate_perm *fsgate_perm_find_fd(struct fsgate_group *group,
+					       int fd)
+{
+	struct fsgate_perm *perm, *other = NULL;
+	unsigned int others = 0;
+
+	lockdep_assert_held(&group->queue_lock);
+	list_for_each_entry(perm, &group->pending, event.node) {
+		if (perm->fd != fd)
+			continue;
+		if (fsgate_perm_read_here(perm))
+			return perm->state == FSGATE_PERM_REPORTED ?
+			       perm : ERR_PTR(-ENOENT);
+		other = perm;
+		others++;
+	}
+	if (others > 1)
+		return ERR_PTR(-ENOTUNIQ);
+	if (!other || other->state != FSGATE_PERM_REPORTED)
+		return ERR_PTR(-ENOENT);
+	return other;
+}
+
+/*
+ * Find the event of every answer; all or none. On success each is
  * %FSGATE_PERM_ANSWERING; on failure none is.
  */
 static int fsgate_perm_find_all(struct fsgate_group *group,
-				const struct fanotify_response *resp,
-				struct fsgate_perm **perms, size_t n)
+				struct fsgate_answer *answers, size_t n)
 {
+	struct fsgate_perm *perm;
 	size_t i;
 
 	lockdep_assert_held(&group->queue_lock);
 	for (i = 0; i < n; i++) {
-		perms[i] = fsgate_perm_find(group, resp[i].fd);
-		if (!perms[i])
+		if (answers[i].id)
+			perm = fsgate_perm_find_id(group, answers[i].id);
+		else
+			perm = fsgate_perm_find_fd(group, answers[i].fd);
+		if (IS_ERR(perm))
 			goto out_undo;
-		perms[i]->state = FSGATE_PERM_ANSWERING;
+		perm->state = FSGATE_PERM_ANSWERING;
+		answers[i].perm = perm;
 	}
 	return 0;
 
 out_undo:
 	while (i--)
-		perms[i]->state = FSGATE_PERM_REPORTED;
-	return -ENOENT;
+		answers[i].perm->state = FSGATE_PERM_REPORTED;
+	return PTR_ERR(perm);
 }
 
-/* Apply checked answers to their events; returns how many want caching. */
-static size_t fsgate_perm_answer(struct fsgate_group *group,
-				 const struct fanotify_response *resp,
-				 const int *verdicts,
-				 struct fsgate_perm **perms, size_t n)
-{
-	size_t i, cached = 0;
-
-	lockdep_assert_held(&group->queue_lock);
-	for (i = 0; i < n; i++) {
-		fsgate_perm_resolve(perms[i], verdicts[i]);
-		atomic64_inc(&group->perm.answered);
-		if (verdicts[i])
-			atomic64_inc(&group->perm.denied);
-		if (resp[i].response & FSGATE_CACHE) {
-			/* Kept alive for fsgate_sub_cache_verdict() after unlock. */
-			refcount_inc(&perms[i]->ref);
-			perms[cached++] = perms[i];
-		}
-	}
-	return cached;
-}
-
-static void fsgate_perm_cache(struct fsgate_group *group,
-			      struct fsgate_perm **perms, size_t n)
+/*
+ * Apply checked answers to their events; the ones that want caching keep
+ * a reference in @answers[i].perm, the others lose theirs to NULL.
+ */
+static void fsgate_perm_answer(struct fsgate_group *group,
+			       struct fsgate_answer *answers, size_t n)
 {
 	size_t i;
 
+	lockdep_assert_held(&group->queue_lock);
 	for (i = 0; i < n; i++) {
-		fsgate_sub_cache_verdict(group, d_inode(perms[i]->event.path.dentry),
-					 perms[i]->event.mask & FSGATE_PERM_EVENTS,
-					 perms[i]->verdict, &perms[i]->snap,
-					 perms[i]->cache_gen);
-		fsgate_perm_put(perms[i]);
+		if (answers[i].extend_ms) {
+			fsgate_perm_extend(answers[i].perm, answers[i].extend_ms);
+			answers[i].perm->state = FSGATE_PERM_REPORTED;
+			answers[i].perm = NULL;
+			atomic64_inc(&group->perm.extended);
+			continue;
+		}
+		fsgate_perm_resolve(answers[i].perm, answers[i].verdict);
+		atomic64_inc(&group->perm.answered);
+		if (answers[i].verdict)
+			atomic64_inc(&group->perm.denied);
+		if (answers[i].response & FSGATE_CACHE)
+			/* Kept alive for fsgate_sub_cache_verdict() after unlock. */
+			refcount_inc(&answers[i].perm->ref);
+		else
+			answers[i].perm = NULL;
+	}
+}
+
+static void fsgate_perm_cache(struct fsgate_group *group,
+			      struct fsgate_answer *answers, size_t n)
+{
+	struct fsgate_perm *perm;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		perm = answers[i].perm;
+		if (!perm)
+			continue;
+		fsgate_sub_cache_verdict(group, d_inode(perm->event.path.dentry),
+					 perm->event.mask & FSGATE_PERM_EVENTS,
+					 perm->verdict, &perm->snap,
+					 perm->cache_gen);
+		fsgate_perm_put(perm);
 	}
 }
 
 /**
  * fsgate_perms_answer() - apply a write()'s checked answers, all or none
  * @group: the group
- * @resp: the responses, each naming its event by the fd its read gave
- * @verdicts: each response's verdict, from fsgate_response_check()
- * @perms: room for @n events
- * @n: how many responses
+ * @answers: the answers, each naming its event by id or by fd number
+ *	(see fsgate_perm_find_fd() for how a number is looked up); their
+ *	@perm is set here
+ * @n: how many
  *
- * Either every response names a pending event and is applied, or none is.
+ * Either every answer names a pending event and is applied, or none is.
+ * A request for more time (@extend_ms) moves its event's deadline, within
+ * the group's bounds, and leaves it pending.
  *
  * Context: process context, may sleep; no fsgate locks held.
- * Return: 0, or -ENOENT when a response names no pending event, or one
- * that another response of the write answers already.
+ * Return: 0; -ENOENT when an answer names no pending event, or one that
+ * another answer of the write takes already; -ENOTUNIQ when an fd number
+ * names no event the writing process read and several that others read.
  */
 int fsgate_perms_answer(struct fsgate_group *group,
-			const struct fanotify_response *resp,
-			const int *verdicts, struct fsgate_perm **perms,
-			size_t n)
+			struct fsgate_answer *answers, size_t n)
 {
-	size_t cached = 0;
 	int ret;
 
 	spin_lock(&group->queue_lock);
-	ret = fsgate_perm_find_all(group, resp, perms, n);
+	ret = fsgate_perm_find_all(group, answers, n);
 	if (!ret)
-		cached = fsgate_perm_answer(group, resp, verdicts, perms, n);
+		fsgate_perm_answer(group, answers, n);
 	spin_unlock(&group->queue_lock);
 	if (ret)
 		return ret;
 	wake_up_all(&group->perm_wq);
-	fsgate_perm_cache(group, perms, cached);
+	fsgate_perm_cache(group, answers, n);
 	return 0;
 }

@@ -10,9 +10,10 @@
 #include "cache.h"
 #include "event.h"
 
-struct fanotify_response;
+struct files_struct;
 struct fsgate_group;
 struct path;
+struct pid;
 
 /*
  * Where a permission event is; see struct fsgate_perm. QUEUED ->
@@ -35,7 +36,10 @@ enum fsgate_perm_state {
  *	group's queue, then on its pending list, under its @queue_lock
  * @ref: the waiting process holds one, a reader copying it out another
  * @group: the group asked; the waiting process holds a reference
+ * @id: never 0, never the id of another event in this boot
  * @fd: the event's fd in the reader's table once read, else FAN_NOFD
+ * @reader: thread group whose read gave @fd, referenced; NULL before
+ * @reader_files: the file table @fd is in; compared, never dereferenced
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
  *	is also read locklessly by the waiting process
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
@@ -43,7 +47,10 @@ enum fsgate_perm_state {
  *	or the chain's @ceiling if that comes first
  * @ceiling: jiffies by which the access's whole chain ends; no answer is
  *	waited for past it (see struct fsgate_asking)
+ * @deadline_ns: @deadline, CLOCK_MONOTONIC ns, as reported
+ * @asked_ns: CLOCK_MONOTONIC ns when the group was asked
  * @unbounded: the group waits without a deadline (allow_unbounded_waits)
+ * @chain_bounded: the access's chain has a @ceiling
  * @snap: the file when the group was asked, for the verdict cache
  * @cache_gen: the group's @cache_gen when it was asked: a flush since
  *	then keeps the answer out of the verdict cache
@@ -54,12 +61,18 @@ struct fsgate_perm {
 	struct fsgate_event event;
 	refcount_t ref;
 	struct fsgate_group *group;
+	u64 id;
 	int fd;
+	struct pid *reader;
+	struct files_struct *reader_files;
 	u8 state;
 	bool unbounded;
+	bool chain_bounded;
 	int verdict;
 	unsigned long deadline;
 	unsigned long ceiling;
+	u64 deadline_ns;
+	u64 asked_ns;
 	struct fsgate_snap snap;
 	u64 cache_gen;
 	struct fsgate_perm *tier_next;
@@ -92,6 +105,26 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
 	return container_of(event, struct fsgate_perm, event);
 }
 
+/**
+ * struct fsgate_answer - one checked response of a write()
+ * @id: the event's id, or 0 when the response names it by @fd
+ * @fd: the event's fd number, for @id 0
+ * @response: the response word
+ * @verdict: 0 or the negative errno of a deny (fsgate_response_check())
+ * @extend_ms: not 0 for a request for more time (%FSGATE_EXTEND), which
+ *	is no answer: the event stays pending
+ * @perm: the event it names, once found
+ */
+struct fsgate_answer {
+	u64 id;
+	int fd;
+	u32 response;
+	int verdict;
+	u32 extend_ms;
+	struct fsgate_perm *perm;
+};
+
+void fsgate_perm_ids_init(void);
 int fsgate_policy_verdict(u32 policy);
 const char *fsgate_verdict_name(int verdict);
 unsigned int fsgate_max_chain_ms(void);
@@ -103,6 +136,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    struct fsgate_asking *asking, int *verdict);
 int fsgate_asking_wait(struct fsgate_asking *asking, int verdict);
 void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
+bool fsgate_perm_fd_taken(struct fsgate_group *group, int fd);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_unopened(struct fsgate_perm *perm);
@@ -110,8 +144,6 @@ void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
 void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);
 int fsgate_perms_answer(struct fsgate_group *group,
-			const struct fanotify_response *resp,
-			const int *verdicts, struct fsgate_perm **perms,
-			size_t n);
+			struct fsgate_answer *answers, size_t n);
 
 #endif /* _FSGATE_PERM_H */

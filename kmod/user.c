@@ -27,6 +27,7 @@
 
 #include "event.h"
 #include "group.h"
+#include "info.h"
 #include "mark.h"
 #include "mute.h"
 #include "perm.h"
@@ -69,6 +70,8 @@ int fsgate_init_check(const struct fsgate_init *init)
 	if (!fsgate_verdict_valid(init->timeout_verdict) ||
 	    !fsgate_verdict_valid(init->orphan_verdict))
 		return -EINVAL;
+	if (init->reserved32)
+		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(init->reserved); i++)
 		if (init->reserved[i])
 			return -EINVAL;
@@ -90,12 +93,47 @@ static int fsgate_event_f_flags(struct fsgate_group *group,
 	return O_PATH | (group->event_f_flags & O_CLOEXEC);
 }
 
+/*
+ * An unused fd number for an event. A permission event gets none that a
+ * pending event read by this process holds (see fsgate_perm_fd_taken()):
+ * such numbers stay allocated while looking further, so that the next
+ * one tried is another, and are given back after.
+ */
+static int fsgate_event_get_fd(struct fsgate_group *group,
+			       struct fsgate_event *event, int flags)
+{
+	int fd = get_unused_fd_flags(flags);
+	unsigned int n = 0, room = 0;
+	int *held = NULL, *more;
+
+	while (fd >= 0 && fsgate_is_perm(event) &&
+	       fsgate_perm_fd_taken(group, fd)) {
+		if (n == room) {
+			room = room ? 2 * room : 8;
+			more = krealloc_array(held, room, sizeof(*held),
+					      GFP_KERNEL);
+			if (!more) {
+				put_unused_fd(fd);
+				fd = -ENOMEM;
+				break;
+			}
+			held = more;
+		}
+		held[n++] = fd;
+		fd = get_unused_fd_flags(flags);
+	}
+	while (n--)
+		put_unused_fd(held[n]);
+	kfree(held);
+	return fd;
+}
+
 /* Open the fd an event carries; it raises no events of its own. */
 static int fsgate_event_open_fd(struct fsgate_group *group,
 				struct fsgate_event *event, struct file **file)
 {
 	int flags = fsgate_event_f_flags(group, &event->path);
-	int fd = get_unused_fd_flags(flags);
+	int fd = fsgate_event_get_fd(group, event, flags);
 
 	if (fd < 0)
 		return fd;
@@ -127,30 +165,58 @@ static void fsgate_event_unopened(struct fsgate_group *group,
 			 perm ? "; access denied" : "; event dropped");
 }
 
+/* An event as read() copies it out: its metadata, then its records. */
+struct fsgate_event_out {
+	struct fanotify_event_metadata meta;
+	u8 info[FSGATE_INFO_MAX_LEN];
+} __aligned(8);
+
+/* Lay out the info records @event carries for @group; return their size. */
+static size_t fsgate_event_info(struct fsgate_group *group,
+				struct fsgate_event *event, u8 *info)
+{
+	struct fsgate_perm *perm;
+	size_t len = 0;
+
+	if ((group->flags & FSGATE_REPORT_PERM) && fsgate_is_perm(event)) {
+		perm = fsgate_perm_of(event);
+		len += fsgate_info_perm_fill(info + len, perm->id,
+					     perm->deadline_ns, perm->unbounded);
+	}
+	if (event->proc)
+		len += fsgate_info_proc_fill(info + len, event->proc);
+	WARN_ON_ONCE(len != fsgate_info_len(group->flags, event->mask));
+	return len;
+}
+
 /* Copy one event out, with a new fd for its file; return its length. */
 static ssize_t fsgate_event_copy(struct fsgate_group *group,
 				 struct fsgate_event *event, char __user *buf)
 {
-	struct fanotify_event_metadata meta = {
-		.event_len = FAN_EVENT_METADATA_LEN,
-		.vers = FANOTIFY_METADATA_VERSION,
-		.metadata_len = FAN_EVENT_METADATA_LEN,
-		.mask = event->mask,
-		.fd = FAN_NOFD,
-		.pid = event->pid ? pid_vnr(event->pid) : 0,
+	struct fsgate_event_out out = {
+		.meta = {
+			.vers = FANOTIFY_METADATA_VERSION,
+			.metadata_len = FAN_EVENT_METADATA_LEN,
+			.mask = event->mask,
+			.fd = FAN_NOFD,
+			.pid = event->pid ? pid_vnr(event->pid) : 0,
+		},
 	};
 	struct file *file = NULL;
 	int fd = FAN_NOFD;
+	size_t len;
 
+	len = FAN_EVENT_METADATA_LEN + fsgate_event_info(group, event, out.info);
+	out.meta.event_len = len;
 	if (event->path.dentry) {
 		fd = fsgate_event_open_fd(group, event, &file);
 		if (fd < 0) {
 			fsgate_event_unopened(group, event, fd);
 			return fd;
 		}
-		meta.fd = fd;
+		out.meta.fd = fd;
 	}
-	if (copy_to_user(buf, &meta, sizeof(meta))) {
+	if (copy_to_user(buf, &out, len)) {
 		if (file) {
 			fput(file);
 			put_unused_fd(fd);
@@ -166,7 +232,7 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 	if (file)
 		fd_install(fd, file);
 	atomic64_inc(&group->delivered);
-	return FAN_EVENT_METADATA_LEN;
+	return len;
 }
 
 /**
@@ -292,95 +358,161 @@ int fsgate_response_check(u32 response, int *verdict)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_response_check);
 
-/* Check every response word; a bad one rejects the whole write. */
-static int fsgate_responses_check(const struct fanotify_response *resp,
-				  int *verdicts, size_t n)
+/*
+ * Parse one response at @buf (@left bytes from the end of the write) into
+ * @a: a struct fanotify_response naming its event by fd number, or with
+ * FSGATE_RESPONSE_ID a struct fsgate_response naming it by id. Returns
+ * its size, or -EINVAL.
+ */
+static ssize_t fsgate_response_parse(const u8 *buf, size_t left,
+				     struct fsgate_answer *a)
 {
-	size_t i;
+	struct fsgate_response r = {};
 
-	for (i = 0; i < n; i++)
-		if (resp[i].fd < 0 ||
-		    fsgate_response_check(resp[i].response, &verdicts[i]))
+	if (left < sizeof(struct fanotify_response))
+		return -EINVAL;
+	memcpy(&r, buf, sizeof(struct fanotify_response));
+	if (!(r.response & FSGATE_RESPONSE_ID)) {
+		if (r.fd < 0)
 			return -EINVAL;
-	return 0;
+		*a = (struct fsgate_answer){ .fd = r.fd, .response = r.response };
+		return sizeof(struct fanotify_response);
+	}
+	if (left < sizeof(r))
+		return -EINVAL;
+	memcpy(&r, buf, sizeof(r));
+	if (r.fd != FAN_NOFD || !r.id || r.reserved)
+		return -EINVAL;
+	*a = (struct fsgate_answer){
+		.id = r.id,
+		.fd = FAN_NOFD,
+		.response = r.response & ~FSGATE_RESPONSE_ID,
+	};
+	/* A request for more time is that and nothing else. */
+	if (a->response & FSGATE_EXTEND) {
+		if (a->response != FSGATE_EXTEND || !r.extend_ms)
+			return -EINVAL;
+		a->extend_ms = r.extend_ms;
+	} else if (r.extend_ms) {
+		return -EINVAL;
+	}
+	return sizeof(r);
 }
+
+/**
+ * fsgate_responses_parse() - parse and check a write()'s responses
+ * @buf: the write's bytes, copied in
+ * @count: their number
+ * @answers: room for @count / sizeof(struct fanotify_response) answers
+ *
+ * Context: any.
+ * Return: how many answers @buf holds, or -EINVAL when one is malformed
+ * (see fsgate_response_check()), when @buf ends within a response, or for
+ * more than FSGATE_RESPONSE_MAX of them.
+ */
+ssize_t fsgate_responses_parse(const u8 *buf, size_t count,
+			       struct fsgate_answer *answers)
+{
+	size_t off = 0, n = 0;
+	ssize_t len;
+
+	while (off < count) {
+		if (n == FSGATE_RESPONSE_MAX)
+			return -EINVAL;
+		len = fsgate_response_parse(buf + off, count - off, &answers[n]);
+		if (len < 0)
+			return -EINVAL;
+		if (!answers[n].extend_ms &&
+		    fsgate_response_check(answers[n].response,
+					  &answers[n].verdict))
+			return -EINVAL;
+		off += len;
+		n++;
+	}
+	return n;
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_responses_parse);
+
+/* The bytes one write() may carry: FSGATE_RESPONSE_MAX of the largest. */
+#define FSGATE_WRITE_MAX	(FSGATE_RESPONSE_MAX * sizeof(struct fsgate_response))
 
 /* Responses one write() answers without allocating: the common case. */
 #define FSGATE_RESPONSE_STACK	8
 
-/* A write()'s responses, their verdicts and their events. */
+/* A write()'s bytes and its answers. */
 struct fsgate_answers {
-	struct fanotify_response *resp;
-	int *verdicts;
-	struct fsgate_perm **perms;
-	struct fanotify_response resp_stack[FSGATE_RESPONSE_STACK];
-	int verdicts_stack[FSGATE_RESPONSE_STACK];
-	struct fsgate_perm *perms_stack[FSGATE_RESPONSE_STACK];
+	u8 *buf;
+	struct fsgate_answer *answers;
+	u64 buf_stack[FSGATE_RESPONSE_STACK];
+	struct fsgate_answer answers_stack[FSGATE_RESPONSE_STACK];
 };
 
 static int fsgate_answers_get(struct fsgate_answers *a,
-			      const char __user *buf, size_t n)
+			      const char __user *buf, size_t count)
 {
-	if (n <= FSGATE_RESPONSE_STACK) {
-		a->resp = a->resp_stack;
-		a->verdicts = a->verdicts_stack;
-		a->perms = a->perms_stack;
+	size_t most = min_t(size_t, count / sizeof(struct fanotify_response),
+			    FSGATE_RESPONSE_MAX);
+
+	if (count <= sizeof(a->buf_stack)) {
+		a->buf = (u8 *)a->buf_stack;
+		a->answers = a->answers_stack;
 	} else {
-		a->resp = kmalloc_array(n, sizeof(*a->resp), GFP_KERNEL);
-		a->verdicts = kmalloc_array(n, sizeof(*a->verdicts), GFP_KERNEL);
-		a->perms = kmalloc_array(n, sizeof(*a->perms), GFP_KERNEL);
-		if (!a->resp || !a->verdicts || !a->perms)
+		a->buf = kmalloc(count, GFP_KERNEL);
+		a->answers = kmalloc_array(most, sizeof(*a->answers),
+					   GFP_KERNEL);
+		if (!a->buf || !a->answers)
 			return -ENOMEM;
 	}
-	if (copy_from_user(a->resp, buf, n * sizeof(*a->resp)))
+	if (copy_from_user(a->buf, buf, count))
 		return -EFAULT;
 	return 0;
 }
 
 static void fsgate_answers_put(struct fsgate_answers *a)
 {
-	if (a->resp == a->resp_stack)
+	if (a->buf == (u8 *)a->buf_stack)
 		return;
-	kfree(a->perms);
-	kfree(a->verdicts);
-	kfree(a->resp);
+	kfree(a->answers);
+	kfree(a->buf);
 }
 
 /**
  * fsgate_write_answers() - write() on a group fd: answers to permission events
  * @group: the group
- * @buf: one or more struct fanotify_response
+ * @buf: one or more struct fanotify_response and struct fsgate_response
  * @count: their size in bytes
  *
  * All or nothing: either every response names a pending event (by the fd
- * its read gave) and is applied, or none is.
+ * its read gave, or by its id) and is applied, or none is.
  *
  * Context: process context, may sleep.
  * Return: @count; -EINVAL for a group that is not asked, a size that is
  * not a whole number of responses (or above FSGATE_RESPONSE_MAX of them),
- * a negative fd or a bad response word; -ENOENT when a response names no
- * pending event, or one that another response of the write answers
- * already; -EFAULT; -ENOMEM.
+ * a negative fd, a bad response word, or a bad struct fsgate_response;
+ * -ENOENT when a response names no pending event, or one that another
+ * response of the write answers already; -ENOTUNIQ for an fd number
+ * that names no event the writer read and several that others read (see
+ * fsgate_perms_answer()); -EFAULT; -ENOMEM.
  */
 static ssize_t fsgate_write_answers(struct fsgate_group *group,
 				    const char __user *buf, size_t count)
 {
-	size_t n = count / sizeof(struct fanotify_response);
 	struct fsgate_answers a = {};
-	ssize_t ret;
+	ssize_t ret, n;
 
 	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
-	    !n || n > FSGATE_RESPONSE_MAX ||
+	    !count || count > FSGATE_WRITE_MAX ||
 	    count % sizeof(struct fanotify_response))
 		return -EINVAL;
-	ret = fsgate_answers_get(&a, buf, n);
+	ret = fsgate_answers_get(&a, buf, count);
 	if (ret)
 		goto out_put;
-	ret = fsgate_responses_check(a.resp, a.verdicts, n);
-	if (ret)
+	n = fsgate_responses_parse(a.buf, count, a.answers);
+	ret = n;
+	if (n < 0)
 		goto out_put;
 
-	ret = fsgate_perms_answer(group, a.resp, a.verdicts, a.perms, n);
+	ret = fsgate_perms_answer(group, a.answers, n);
 	if (!ret)
 		ret = count;
 out_put:
@@ -769,8 +901,8 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_mute(group, uarg);
 	case FIONREAD:
 		/* As fanotify: the bytes a read() would return now. */
-		return put_user(fsgate_event_queued(group) *
-				FAN_EVENT_METADATA_LEN, (int __user *)uarg);
+		return put_user(fsgate_event_queued_bytes(group),
+				(int __user *)uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -28,9 +29,21 @@ int __wrap_open(const char *path, int flags, ...)
 	return errno ? -1 : FAKE_DEV;
 }
 
+/* What the fake module says to FSGATE_IOC_VERSION. */
+static struct fsgate_version fake_version = {
+	.abi = 7,
+	.features = FSGATE_FEATURE_CACHE | FSGATE_FEATURE_VERSION,
+	.version = "9.8.7",
+};
+
 int __wrap_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	assert_int_equal(fd, FAKE_DEV);
+	if (cmd == FSGATE_IOC_VERSION) {
+		memcpy(arg, &fake_version, sizeof(fake_version));
+		errno = mock_type(int);
+		return errno ? -1 : 0;
+	}
 	assert_int_equal(cmd, FSGATE_IOC_INIT);
 	memcpy(&seen, arg, sizeof(seen));
 	errno = mock_type(int);
@@ -104,6 +117,60 @@ static void ioctl_errno_survives_close(void **state)
 	assert_int_equal(closed_fd, FAKE_DEV);
 }
 
+static void version_reports_what_the_module_says(void **state)
+{
+	struct fsgate_version v;
+
+	(void)state;
+	expect_open(0);
+	will_return(__wrap_ioctl, 0);
+	assert_int_equal(fsgate_version(&v), 0);
+	assert_int_equal(v.abi, 7);
+	assert_true(v.features == (FSGATE_FEATURE_CACHE | FSGATE_FEATURE_VERSION));
+	assert_string_equal(v.version, "9.8.7");
+	assert_int_equal(closed_fd, FAKE_DEV);
+}
+
+static void version_string_is_always_terminated(void **state)
+{
+	struct fsgate_version v;
+
+	(void)state;
+	memset(fake_version.version, 'x', sizeof(fake_version.version));
+	expect_open(0);
+	will_return(__wrap_ioctl, 0);
+	assert_int_equal(fsgate_version(&v), 0);
+	assert_int_equal(strlen(v.version), sizeof(v.version) - 1);
+	strcpy(fake_version.version, "9.8.7");
+}
+
+static void version_of_an_older_module_is_enotty(void **state)
+{
+	struct fsgate_version v = { .abi = 99 };
+
+	(void)state;
+	expect_open(0);
+	will_return(__wrap_ioctl, ENOTTY);
+	assert_int_equal(fsgate_version(&v), -1);
+	assert_int_equal(errno, ENOTTY);
+	assert_int_equal(v.abi, 99);
+}
+
+static void header_version_matches_the_release(void **state)
+{
+	char s[32];
+
+	(void)state;
+	snprintf(s, sizeof(s), "%d.%d.%d", FSGATE_VERSION_MAJOR,
+		 FSGATE_VERSION_MINOR, FSGATE_VERSION_PATCH);
+	assert_string_equal(s, FSGATE_VERSION_STRING);
+#ifdef VERSION
+	assert_string_equal(FSGATE_VERSION_STRING, VERSION);
+#endif
+	assert_true(FSGATE_VERSION_NUMBER == FSGATE_VERSION_CODE(0, 1, 0) ||
+		    FSGATE_VERSION_NUMBER > FSGATE_VERSION_CODE(0, 1, 0));
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -111,6 +178,10 @@ int main(void)
 		cmocka_unit_test(init_ext_passes_the_whole_struct),
 		cmocka_unit_test(missing_module_is_enoent),
 		cmocka_unit_test(ioctl_errno_survives_close),
+		cmocka_unit_test(version_reports_what_the_module_says),
+		cmocka_unit_test(version_string_is_always_terminated),
+		cmocka_unit_test(version_of_an_older_module_is_enotty),
+		cmocka_unit_test(header_version_matches_the_release),
 	};
 
 	return cmocka_run_group_tests_name("libfsgate_init", tests, NULL, NULL);

@@ -60,3 +60,43 @@ int fsgate_respond(int fd, int event_fd, uint32_t response)
 
 	return fsgate_respond_batch(fd, &r, 1, NULL);
 }
+
+/* Write one struct fsgate_response: 0, or -1 with errno set. */
+static int write_response(int fd, const struct fsgate_response *r)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, r, sizeof(*r));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (n != sizeof(*r)) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int fsgate_respond_id(int fd, uint64_t id, uint32_t response)
+{
+	const struct fsgate_response r = {
+		.fd = FAN_NOFD,
+		.response = response | FSGATE_RESPONSE_ID,
+		.id = id,
+	};
+
+	return write_response(fd, &r);
+}
+
+int fsgate_extend(int fd, uint64_t id, uint32_t ms)
+{
+	const struct fsgate_response r = {
+		.fd = FAN_NOFD,
+		.response = FSGATE_RESPONSE_ID | FSGATE_EXTEND,
+		.id = id,
+		.extend_ms = ms,
+	};
+
+	return write_response(fd, &r);
+}

@@ -39,6 +39,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_RESPOND, ENOENT, "no such pending event (already answered, timed out or withdrawn)" },
 	{ FSGATE_CALL_RESPOND, EINVAL, "malformed response (verdict, flag or errno not accepted)" },
 	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
+	{ FSGATE_CALL_RESPOND, ENOTUNIQ, "that fd number names events other processes read: answer by id (FSGATE_REPORT_PERM)" },
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
 	{ FSGATE_CALL_CACHE_FLUSH, EBADF, "the file to forget verdicts on is not an open fd" },
 	{ FSGATE_CALL_MUTE, ESRCH, "no such process to mute" },
@@ -49,6 +50,9 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_MUTE, EINVAL, "invalid mute entry, operation or mode" },
 	{ FSGATE_CALL_MUTE, ENOTTY, "not an fsgate group fd, or fsgate.ko without muting" },
 	{ FSGATE_CALL_CACHE_FLUSH, ENOTTY, "not an fsgate group fd, or fsgate.ko without cache flushes" },
+	{ FSGATE_CALL_VERSION, ENOENT, "fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
+	{ FSGATE_CALL_VERSION, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
+	{ FSGATE_CALL_VERSION, ENOTTY, "this fsgate.ko is older than FSGATE_IOC_VERSION" },
 };
 
 const char *fsgate_strerror(enum fsgate_call call, int errnum)

@@ -130,7 +130,8 @@ static void served_flags_make_an_fsgate_group(void **state)
 	assert_int_equal(seen.timeout_ms, FSGATE_TIMEOUT_DEFAULT);
 	assert_int_equal(seen.timeout_verdict, FSGATE_VERDICT_DEFAULT);
 	assert_int_equal(seen.orphan_verdict, FSGATE_VERDICT_DEFAULT);
-	assert_int_equal(seen.reserved[0] | seen.reserved[4], 0);
+	assert_int_equal(seen.max_wait_ms | seen.reserved32 | seen.reserved[0] |
+			 seen.reserved[3], 0);
 }
 
 static void environment_sets_priority_and_timeout(void **state)

@@ -7,8 +7,9 @@
  *   fsgatectl top [-d S] [-n N | --once]
  *   fsgatectl params [NAME | NAME=VALUE]...
  *
- * It reads the module through libfsgate: fsgate_groups_read() (the group
- * list, by column name) and fsgate_param_get()/_set().
+ * It reads the module through libfsgate: fsgate_version() (ABI version
+ * and features), fsgate_groups_read() (the group list, by column name)
+ * and fsgate_param_get()/_set().
  */
 #include <errno.h>
 #include <getopt.h>
@@ -100,6 +101,8 @@ static const struct param {
 	  "1: groups may wait without bound (FSGATE_TIMEOUT_NONE)" },
 	{ "max_cached_verdicts", 0, UINT_MAX,
 	  "files one group may have cached verdicts on; 0: no cache" },
+	{ "default_max_wait_ms", 1, 3600000,
+	  "the longest an access waits for a group that asks for more time" },
 	{ "max_groups", 1, 65536, "groups one user may have" },
 	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
 	{ "max_pending_events", 1, UINT_MAX,
@@ -154,6 +157,36 @@ static void print_params(void)
 	}
 }
 
+/* The names status prints for FSGATE_FEATURE_* bits, lowest first. */
+static const char *const feature_names[] = {
+	"deny-errno", "cache", "exclude-self", "mount-marks", "stats",
+	"report-perm", "report-proc", "extend", "version", "cache-flush",
+	"mute", "chain-ceiling",
+};
+
+/* The module's ABI version and features, from FSGATE_IOC_VERSION. */
+static void print_features(void)
+{
+	struct fsgate_version v;
+	unsigned int bit;
+
+	if (fsgate_version(&v) < 0) {
+		printf("features: not reported (%s)\n",
+		       fsgate_strerror(FSGATE_CALL_VERSION, errno));
+		return;
+	}
+	printf("abi: %u\nfeatures:", v.abi);
+	for (bit = 0; bit < 64; bit++) {
+		if (!(v.features & (1ULL << bit)))
+			continue;
+		if (bit < sizeof(feature_names) / sizeof(feature_names[0]))
+			printf(" %s", feature_names[bit]);
+		else
+			printf(" bit%u", bit);
+	}
+	printf("\n");
+}
+
 static int cmd_status(int argc, char **argv)
 {
 	struct fsgate_group_info *g;
@@ -177,7 +210,8 @@ static int cmd_status(int argc, char **argv)
 	/* srcversion exists only with CONFIG_MODULE_SRCVERSION_ALL. */
 	if (strcmp(srcversion, "?"))
 		printf(", srcversion %s", srcversion);
-	printf("\nfeatures: not reported by this module\n");
+	printf("\n");
+	print_features();
 	printf("device: %s %s\n", FSGATE_DEVICE,
 	       stat(FSGATE_DEVICE, &st) == 0 ? "present" : "missing");
 	n = read_groups(&g);

@@ -19,6 +19,18 @@ extern "C" {
 /* The device groups are made through. */
 #define FSGATE_DEVICE "/dev/fsgate"
 
+/* The release of fsgate this header belongs to (the file VERSION). */
+#define FSGATE_VERSION_MAJOR 0
+#define FSGATE_VERSION_MINOR 1
+#define FSGATE_VERSION_PATCH 0
+#define FSGATE_VERSION_STRING "0.1.0"
+/* A release as one comparable number: FSGATE_VERSION_CODE(0, 1, 0). */
+#define FSGATE_VERSION_CODE(major, minor, patch) \
+	(((major) << 16) | ((minor) << 8) | (patch))
+#define FSGATE_VERSION_NUMBER FSGATE_VERSION_CODE(FSGATE_VERSION_MAJOR, \
+						  FSGATE_VERSION_MINOR, \
+						  FSGATE_VERSION_PATCH)
+
 /**
  * fsgate_init() - make a listener group, as fanotify_init() was proposed
  * @flags: an FSGATE_CLASS_* ored with FSGATE_* group flags
@@ -40,6 +52,21 @@ int fsgate_init(unsigned int flags, unsigned int event_f_flags,
  * Return: as fsgate_init().
  */
 int fsgate_init_ext(const struct fsgate_init *init);
+
+/**
+ * fsgate_version() - what the loaded module offers
+ * @version: filled with its ABI version (FSGATE_ABI_VERSION of the module,
+ *	which may be older or newer than this header's), its
+ *	FSGATE_FEATURE_* bits and its release, NUL-terminated
+ *
+ * Test features with the bits, not by the version number.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when fsgate.ko is not loaded,
+ * EACCES without access to the device, ENOTTY for a module older than
+ * the ioctl (it offers what ABI version 0 had: every FSGATE_FEATURE_*
+ * below FSGATE_FEATURE_REPORT_PERM).
+ */
+int fsgate_version(struct fsgate_version *version);
 
 /**
  * fsgate_mark() - add, remove or flush marks, as fanotify_mark(2)
@@ -260,15 +287,115 @@ int fsgate_mute_set_mode(int fd, unsigned int mode);
 ssize_t fsgate_mute_list(int fd, struct fsgate_mute_entry *entries,
 			 size_t room, unsigned int *mode);
 
+/**
+ * fsgate_respond_id() - answer one permission event by its id
+ * @fd: the group fd the event was read from, made with FSGATE_REPORT_PERM
+ * @id: the event's id, from its struct fsgate_info_perm
+ *	(fsgate_info_perm())
+ * @response: as for fsgate_respond()
+ *
+ * An id names one event only, so an answer by id can never reach another
+ * event: not one a forked worker read with the same fd number, nor one
+ * read after the event's fd was closed and its number given again.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when no pending event has that
+ * id (answered, timed out, withdrawn, or never read), EINVAL for a
+ * malformed response or id 0.
+ */
+int fsgate_respond_id(int fd, uint64_t id, uint32_t response);
+
+/**
+ * fsgate_extend() - ask for more time to answer a permission event
+ * @fd: the group fd the event was read from, made with FSGATE_REPORT_PERM
+ * @id: the event's id
+ * @ms: how long from now the group needs, at least 1
+ *
+ * The event's deadline moves to @ms from now, but never past the group's
+ * max_wait_ms (struct fsgate_init) after the access began, and never
+ * earlier than it was. The event stays pending; answer it as usual.
+ *
+ * Return: 0, or -1 with errno set: ENOENT when no pending event has that
+ * id, EINVAL for @ms 0 or id 0.
+ */
+int fsgate_extend(int fd, uint64_t id, uint32_t ms);
+
+/**
+ * struct fsgate_infos - a cursor over the info records of one event
+ * @next: where the next record starts
+ * @end: where the event ends
+ * @error: 0 while the records are sound; once fsgate_info_next() has
+ *	returned NULL, 0 for the end of the event or EBADMSG
+ *
+ * Set by fsgate_infos_init(); callers only read @error.
+ */
+struct fsgate_infos {
+	const unsigned char *next;
+	const unsigned char *end;
+	int error;
+};
+
+/**
+ * fsgate_infos_init() - start iterating over an event's info records
+ * @it: the cursor
+ * @ev: an event from fsgate_event_next(), which checked that its
+ *	@event_len lies inside the buffer
+ */
+void fsgate_infos_init(struct fsgate_infos *it,
+		       const struct fanotify_event_metadata *ev);
+
+/**
+ * fsgate_info_next() - the next whole info record of an event, checked
+ * @it: a cursor from fsgate_infos_init()
+ *
+ * Records are framed by struct fanotify_event_info_header, fanotify's
+ * and fsgate's (FSGATE_INFO_*) alike; a record of an unknown type is
+ * handed out too, for the caller to skip.
+ *
+ * Return: the record's header, or NULL: at the end of the event with
+ * @it->error 0, or with errno and @it->error set to EBADMSG for a record
+ * that is truncated, shorter than its header, longer than what is left
+ * of the event, or misaligned. Iteration stops there.
+ */
+const struct fanotify_event_info_header *
+fsgate_info_next(struct fsgate_infos *it);
+
+/**
+ * fsgate_info_perm() - a permission event's id and deadline
+ * @ev: an event from fsgate_event_next(), read from a group made with
+ *	FSGATE_REPORT_PERM
+ *
+ * Return: its struct fsgate_info_perm, at least FSGATE_INFO_PERM_LEN_V1
+ * bytes long, or NULL with errno set: ENOENT when the event has none
+ * (not a permission event, or the group did not ask), EBADMSG for a
+ * malformed record.
+ */
+const struct fsgate_info_perm *
+fsgate_info_perm(const struct fanotify_event_metadata *ev);
+
+/**
+ * fsgate_info_proc() - who caused an event
+ * @ev: an event from fsgate_event_next(), read from a group made with
+ *	FSGATE_REPORT_PROC
+ *
+ * Return: its struct fsgate_info_proc, at least FSGATE_INFO_PROC_LEN_V1
+ * bytes long, or NULL with errno set: ENOENT when the event has none
+ * (an overflow, or the group did not ask), EBADMSG for a malformed
+ * record.
+ */
+const struct fsgate_info_proc *
+fsgate_info_proc(const struct fanotify_event_metadata *ev);
+
 /* The call an errno came from, for fsgate_strerror(). */
 enum fsgate_call {
 	FSGATE_CALL_INIT,	/* fsgate_init(), fsgate_init_ext() */
 	FSGATE_CALL_MARK,	/* fsgate_mark() */
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
-	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch() */
+	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch(),
+				 * fsgate_respond_id(), fsgate_extend() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
 	FSGATE_CALL_CACHE_FLUSH, /* fsgate_cache_flush() */
 	FSGATE_CALL_MUTE,	/* fsgate_mute_*() */
+	FSGATE_CALL_VERSION,	/* fsgate_version() */
 };
 
 /**

@@ -34,6 +34,7 @@ result $? "--help, --version; an unknown command exits 2" $d/help.out
 fsgatectl status >$d/status.out
 [ $? = 0 ] && grep -q "^fsgate.ko: loaded, version $(cat /sys/module/fsgate/version), " $d/status.out &&
 	grep -q '^device: /dev/fsgate present' $d/status.out &&
+	grep -q '^features: .* report-perm report-proc extend version' $d/status.out &&
 	grep -q '^  default_timeout_ms  *10000  ' $d/status.out
 result $? "status: loaded, the device, the parameters" $d/status.out
 
@@ -86,6 +87,6 @@ result $? "params: out of range or unknown: exit 2, nothing changed" \
 
 fsgatectl params default_timeout_ms=10000 >/dev/null
 fsgatectl params >$d/all.out
-[ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 8 ]
+[ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 9 ]
 result $? "params: every parameter with its value" $d/all.out
 exit $failed

@@ -28,11 +28,21 @@
 #define FSGATE_REPORT_TID		0x00000100
 /* Events caused by the group's own process are neither queued nor asked. */
 #define FSGATE_EXCLUDE_SELF		0x80000000
+/*
+ * Info records after each event's metadata (see "Info records" below):
+ * FSGATE_REPORT_PERM puts a struct fsgate_info_perm (the event's id and
+ * deadline) after every permission event.
+ */
+#define FSGATE_REPORT_PERM		0x40000000
+/* ... and FSGATE_REPORT_PROC a struct fsgate_info_proc after every event. */
+#define FSGATE_REPORT_PROC		0x20000000
+/* Every flag that asks for info records. */
+#define FSGATE_REPORT_INFO		(FSGATE_REPORT_PERM | FSGATE_REPORT_PROC)
 
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 				 FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
-				 FSGATE_EXCLUDE_SELF)
+				 FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO)
 
 /*
  * Priorities: higher is asked first. Groups of equal priority form one
@@ -71,6 +81,11 @@
  * @timeout_verdict: FSGATE_VERDICT_* applied when the wait times out
  * @orphan_verdict: FSGATE_VERDICT_* applied to pending events when the
  *	group goes away
+ * @max_wait_ms: the longest one access may wait for this group, counted
+ *	from when it was asked, when the group asks for more time
+ *	(%FSGATE_EXTEND); 0 takes the module's default_max_wait_ms. Never
+ *	shorter than the group's timeout.
+ * @reserved32: must be zero
  * @reserved: must be zero
  */
 struct fsgate_init {
@@ -80,7 +95,9 @@ struct fsgate_init {
 	__u32 timeout_ms;
 	__u32 timeout_verdict;
 	__u32 orphan_verdict;
-	__u64 reserved[5];
+	__u32 max_wait_ms;
+	__u32 reserved32;
+	__u64 reserved[4];
 };
 
 /*
@@ -156,6 +173,150 @@ struct fsgate_mark {
 /* Responses one write() may carry. */
 #define FSGATE_RESPONSE_MAX		1024
 
+/*
+ * ---- Info records ----
+ *
+ * A group made with FSGATE_REPORT_* flags gets typed records after the
+ * struct fanotify_event_metadata of the events they apply to, framed
+ * exactly as fanotify frames its own: each starts with a struct
+ * fanotify_event_info_header whose @len is the record's whole size, and
+ * the event's @event_len covers the metadata and all its records. A
+ * read() returns whole events only: a buffer too small for the next
+ * event ends the read there (or fails with EINVAL if it cannot hold the
+ * first one). fsgate's record types start at 0x80, clear of fanotify's.
+ *
+ * Every record's size is a multiple of 8, so records and events stay
+ * 8-byte aligned in a buffer that is. A record only ever grows: fields
+ * are added at its end and @len says how much a reader got, so a reader
+ * takes a field only when @len covers it. The size of each record's
+ * first layout is FSGATE_INFO_*_LEN_V1.
+ */
+#define FSGATE_INFO_PERM		0x80
+
+/* fsgate_info_perm.flags: the access waits without a deadline. */
+#define FSGATE_INFO_PERM_UNBOUNDED	0x00000001
+
+/**
+ * struct fsgate_info_perm - a permission event's identity and deadline
+ * @hdr: @info_type %FSGATE_INFO_PERM, @len the record's size
+ * @flags: FSGATE_INFO_PERM_* flags
+ * @id: the event's id: never 0, never given to another event while the
+ *	machine is up (not even across a reload of the module); a struct
+ *	fsgate_response with %FSGATE_RESPONSE_ID names the event by it
+ * @deadline_ns: CLOCK_MONOTONIC time in ns at which the group's timeout
+ *	verdict applies, 0 with %FSGATE_INFO_PERM_UNBOUNDED
+ */
+struct fsgate_info_perm {
+	struct fanotify_event_info_header hdr;
+	__u32 flags;
+	__u64 id;
+	__u64 deadline_ns;
+};
+
+#define FSGATE_INFO_PERM_LEN_V1		24
+
+#define FSGATE_INFO_PROC		0x81
+
+/* fsgate_info_proc.flags: which of the fields that may be absent hold one. */
+#define FSGATE_PROC_LOGINUID		0x00000001	/* @loginuid */
+#define FSGATE_PROC_SESSIONID		0x00000002	/* @sessionid */
+#define FSGATE_PROC_EXE			0x00000004	/* @exe_dev, @exe_ino */
+#define FSGATE_PROC_CGROUP		0x00000008	/* @cgroup_id */
+
+/**
+ * struct fsgate_info_proc - who caused an event, taken when it happened
+ * @hdr: @info_type %FSGATE_INFO_PROC, @len the record's size
+ * @flags: FSGATE_PROC_* flags: which optional fields are set
+ * @uid: real user id, in the reader's user namespace (the overflow uid,
+ *	65534 by default, if it has none there)
+ * @gid: real group id, likewise
+ * @euid: effective user id, likewise
+ * @egid: effective group id, likewise
+ * @loginuid: audit login uid, likewise (%FSGATE_PROC_LOGINUID), else -1
+ * @sessionid: audit session id (%FSGATE_PROC_SESSIONID), else -1
+ * @tgid: the process, in the reader's pid namespace; 0 if not there
+ * @tid: the thread, likewise
+ * @ppid: the process's parent when the event happened, likewise
+ * @reserved: zero
+ * @start_time_ns: when the process started, ns since boot (CLOCK_BOOTTIME,
+ *	as /proc/PID/stat's starttime in ticks): with @tgid it names the
+ *	process even once its pid is given to another
+ * @exe_dev: device of the program the process runs, as stat's st_dev
+ *	(%FSGATE_PROC_EXE; kernel threads have none)
+ * @exe_ino: its inode number, as stat's st_ino
+ * @cgroup_id: id of its cgroup v2 (%FSGATE_PROC_CGROUP): the inode number
+ *	of the cgroup's directory, as name_to_handle_at(2) gives it
+ *
+ * Taken from the accessing task as the event happens: for a permission
+ * event the task is waiting for the answer, so it describes it exactly;
+ * a notification event may be read after the task changed or exited.
+ */
+struct fsgate_info_proc {
+	struct fanotify_event_info_header hdr;
+	__u32 flags;
+	__u32 uid;
+	__u32 gid;
+	__u32 euid;
+	__u32 egid;
+	__u32 loginuid;
+	__u32 sessionid;
+	__s32 tgid;
+	__s32 tid;
+	__s32 ppid;
+	__u32 reserved;
+	__u64 start_time_ns;
+	__u64 exe_dev;
+	__u64 exe_ino;
+	__u64 cgroup_id;
+};
+
+#define FSGATE_INFO_PROC_LEN_V1		80
+
+/*
+ * ---- Responses by id ----
+ *
+ * A response whose @response word has FSGATE_RESPONSE_ID is a struct
+ * fsgate_response (24 bytes) rather than a struct fanotify_response (8
+ * bytes): it names its event by the id of its struct fsgate_info_perm,
+ * which no other event ever had, so it can reach no other event. One
+ * write() may mix both forms. The rest of @response is as for a
+ * struct fanotify_response.
+ *
+ * An answer by fd number (fanotify's form) looks first among the pending
+ * events read by the writing process (by fd number in its own file
+ * table; no two of them ever have the same number, even once their fds
+ * are closed), then among those read by other processes, where it must
+ * name exactly one event (else ENOTUNIQ).
+ */
+#define FSGATE_RESPONSE_ID		0x00010000
+/*
+ * With FSGATE_RESPONSE_ID and nothing else in @response: not an answer,
+ * but a request for more time. The event's deadline moves to @extend_ms
+ * from now, but never past @max_wait_ms (struct fsgate_init) after the
+ * group was asked, and never earlier than it was; the event stays
+ * pending. Counted in fsgate_stats.extended. A group that waits without
+ * bound keeps doing so.
+ */
+#define FSGATE_EXTEND			0x00020000
+
+/**
+ * struct fsgate_response - an answer naming its event by id
+ * @fd: %FAN_NOFD
+ * @response: %FSGATE_RESPONSE_ID ored with what a struct
+ *	fanotify_response's @response may hold, or with %FSGATE_EXTEND alone
+ * @id: @id of the event's struct fsgate_info_perm
+ * @extend_ms: with %FSGATE_EXTEND, how long from now the group needs
+ *	(at least 1); else must be zero
+ * @reserved: must be zero
+ */
+struct fsgate_response {
+	__s32 fd;
+	__u32 response;
+	__u64 id;
+	__u32 extend_ms;
+	__u32 reserved;
+};
+
 /**
  * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
  * @marks: objects the group has marks or ignore masks on; cached verdicts
@@ -188,6 +349,7 @@ struct fsgate_mark {
  * @muted: events the group was neither told of nor asked because of its
  *	mutes (%FSGATE_IOC_MUTE); permission events among them are
  *	decided without it
+ * @extended: requests for more time (%FSGATE_EXTEND) the group made
  * @reserved: zero, for counters to come
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
@@ -213,7 +375,8 @@ struct fsgate_stats {
 	__u64 cache_evictions;
 	__u64 cache_flushes;
 	__u64 muted;
-	__u64 reserved[2];
+	__u64 extended;
+	__u64 reserved[1];
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
@@ -337,5 +500,55 @@ struct fsgate_mute {
  * %FSGATE_MUTE_LIST it writes @mode and @count back.
  */
 #define FSGATE_IOC_MUTE		_IOWR(FSGATE_IOC_MAGIC, 0x21, struct fsgate_mute)
+
+/*
+ * ---- Version and features ----
+ *
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_VERSION, struct fsgate_version *)
+ * says what the loaded module offers, so programs need not probe with
+ * calls that fail. FSGATE_ABI_VERSION grows with every addition to this
+ * header; each addition also has a feature bit, which is what programs
+ * should test. A module without the ioctl (before ABI version 1) fails
+ * it with ENOTTY.
+ */
+#define FSGATE_ABI_VERSION		1
+
+#define FSGATE_FEATURE_DENY_ERRNO	(1ULL << 0)	/* FSGATE_DENY_ERRNO() */
+#define FSGATE_FEATURE_CACHE		(1ULL << 1)	/* FSGATE_CACHE */
+#define FSGATE_FEATURE_EXCLUDE_SELF	(1ULL << 2)	/* FSGATE_EXCLUDE_SELF */
+#define FSGATE_FEATURE_MOUNT_MARKS	(1ULL << 3)	/* FSGATE_MARK_MOUNT */
+#define FSGATE_FEATURE_STATS		(1ULL << 4)	/* FSGATE_IOC_STATS */
+/* FSGATE_REPORT_PERM, struct fsgate_response, FSGATE_RESPONSE_ID */
+#define FSGATE_FEATURE_REPORT_PERM	(1ULL << 5)
+#define FSGATE_FEATURE_REPORT_PROC	(1ULL << 6)	/* FSGATE_REPORT_PROC */
+/* FSGATE_EXTEND, fsgate_init.max_wait_ms, fsgate_stats.extended */
+#define FSGATE_FEATURE_EXTEND		(1ULL << 7)
+#define FSGATE_FEATURE_VERSION		(1ULL << 8)	/* FSGATE_IOC_VERSION */
+#define FSGATE_FEATURE_CACHE_FLUSH	(1ULL << 9)	/* FSGATE_IOC_FLUSH_CACHE */
+#define FSGATE_FEATURE_MUTE		(1ULL << 10)	/* FSGATE_IOC_MUTE */
+/* max_chain_ms bounds one access's whole chain; see FSGATE_TIMEOUT_NONE */
+#define FSGATE_FEATURE_CHAIN_CEILING	(1ULL << 11)
+
+/**
+ * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
+ * @abi: the module's FSGATE_ABI_VERSION
+ * @reserved32: zero
+ * @features: FSGATE_FEATURE_* bits of what the module offers
+ * @version: the module's release ("0.1.0"), NUL-terminated
+ * @reserved: zero, for what is to come
+ */
+struct fsgate_version {
+	__u32 abi;
+	__u32 reserved32;
+	__u64 features;
+	char version[32];
+	__u64 reserved[4];
+};
+
+/*
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_VERSION, struct fsgate_version *)
+ * returns 0. Any process that can open /dev/fsgate may ask.
+ */
+#define FSGATE_IOC_VERSION	_IOR(FSGATE_IOC_MAGIC, 0x30, struct fsgate_version)
 
 #endif /* _UAPI_LINUX_FSGATE_H */
