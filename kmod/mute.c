@@ -201,6 +201,7 @@ bool fsgate_mutes_hide(const struct fsgate_group *group,
 		return false;
 	return fsgate_mutes_match(mutes, facts) != mutes->only;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_hide);
 
 static void fsgate_mutes_free_rcu(struct rcu_head *rcu)
 {
@@ -393,6 +394,7 @@ out_unlock:
 	put_pid(rule.pid);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mute_add);
 
 /* Whether @rule is what @entry names, as the caller would list it. */
 static bool fsgate_mute_rule_is(const struct fsgate_mute_rule *rule,
@@ -456,6 +458,7 @@ out_unlock:
 	mutex_unlock(&fsgate_mute_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mute_remove);
 
 /**
  * fsgate_mute_set_mode() - mute what the entries name, or all but that
@@ -495,6 +498,7 @@ out_unlock:
 	mutex_unlock(&fsgate_mute_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mute_set_mode);
 
 /**
  * fsgate_mutes_clear() - remove every entry of a group's mutes
@@ -523,6 +527,7 @@ int fsgate_mutes_clear(struct fsgate_group *group)
 	mutex_unlock(&fsgate_mute_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_clear);
 
 /**
  * fsgate_mutes_release() - drop a group's mutes as it goes away
@@ -536,6 +541,7 @@ void fsgate_mutes_release(struct fsgate_group *group)
 	fsgate_mutes_publish(group, NULL);
 	mutex_unlock(&fsgate_mute_mutex);
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_release);
 
 /**
  * fsgate_mutes_exit() - wait until freed mutes have put their pids
@@ -599,3 +605,4 @@ int fsgate_mutes_list(struct fsgate_group *group,
 	mutex_unlock(&fsgate_mute_mutex);
 	return i;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_list);

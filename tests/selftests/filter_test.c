@@ -416,7 +416,7 @@ TEST_F(filter, a_muted_cgroup_is_not_asked)
 	ASSERT_LE(0, g);
 	snprintf(root, sizeof(root), "%s/cg", self->dir);
 	ASSERT_EQ(0, mkdir(root, 0755));
-	ASSERT_EQ(0, mount("cgroup2", root, "cgroup2", 0, NULL)) {
+	if (mount("cgroup2", root, "cgroup2", 0, NULL)) {
 		close(g);
 		SKIP(return, "no cgroup2: %m");
 	}
