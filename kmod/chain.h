@@ -16,6 +16,8 @@ struct path;
  * @ignore: union of the group's ignore masks on the event's objects
  * @report: the FAN_* bits the group is told or asked of, once resolved
  * @cached: the group's verdict cache allows the access: it is not asked
+ * @filtered: 0, or the negative errno with which the group's filter
+ *	denied the access: it is not asked, and its tier denies
  * @perm: the group's permission event while it is being asked
  */
 struct fsgate_match {
@@ -24,6 +26,7 @@ struct fsgate_match {
 	u32 ignore;
 	u32 report;
 	bool cached;
+	int filtered;
 	struct fsgate_perm *perm;
 };
 

@@ -143,6 +143,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.unopened = atomic64_read(&group->perm.unopened),
 		.cache_flushes = atomic64_read(&group->cache_flushes),
 		.muted = atomic64_read(&group->muted),
+		.filtered = atomic64_read(&group->filtered),
 	};
 }
 

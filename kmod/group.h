@@ -16,6 +16,7 @@
 
 #include "event.h"
 
+struct fsgate_filter_prog;
 struct fsgate_mutes;
 struct pid;
 struct seq_file;
@@ -61,6 +62,8 @@ struct seq_file;
  * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
  * @mutes: what the group does not hear of (mute.c); RCU, replaced whole
  * @muted: events hidden from the group by @mutes
+ * @filter: the group's classic BPF filter (filter.c); RCU, replaced whole
+ * @filtered: events @filter decided without the group
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -112,6 +115,8 @@ struct fsgate_group {
 	atomic64_t cache_flushes;
 	struct fsgate_mutes __rcu *mutes;
 	atomic64_t muted;
+	struct fsgate_filter_prog __rcu *filter;
+	atomic64_t filtered;
 };
 
 /* The pid an event of @group names: the thread, or its thread group. */

@@ -16,9 +16,10 @@
  * published in its @mutes: each change copies them under
  * fsgate_mute_mutex (a mutex, taken alone: see mark.c for the module's
  * lock order), publishes the copy and frees the old one after an RCU
- * grace period, then putting its pids. The event path reads them under
- * rcu_read_lock() and only compares the pids' addresses, which cannot be
- * reused while an entry holds its reference.
+ * grace period, then putting its pids (module exit waits for that:
+ * main.c). The event path reads them under rcu_read_lock() and only
+ * compares the pids' addresses, which cannot be reused while an entry
+ * holds its reference.
  */
 #include <linux/bsearch.h>
 #include <linux/cgroup.h>
@@ -542,17 +543,6 @@ void fsgate_mutes_release(struct fsgate_group *group)
 	mutex_unlock(&fsgate_mute_mutex);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_release);
-
-/**
- * fsgate_mutes_exit() - wait until freed mutes have put their pids
- *
- * Context: module exit, once every group is gone.
- */
-void fsgate_mutes_exit(void)
-{
-	/* fsgate_mutes_free_rcu() is this module's code. */
-	rcu_barrier();
-}
 
 /* @rule as the caller names things: its pid and user namespaces. */
 static void fsgate_mute_rule_entry(const struct fsgate_mute_rule *rule,

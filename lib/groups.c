@@ -28,6 +28,7 @@ static const char *const stat_names[] = {
 	"marks", "queued", "delivered", "overflows", "pending", "asked",
 	"answered", "denied", "timedout", "orphaned", "cancelled",
 	"perm_overflows", "cached", "unopened", "cache_flushes", "muted",
+	"filtered",
 };
 #define STATS (sizeof(stat_names) / sizeof(stat_names[0]))
 
