@@ -135,24 +135,6 @@ static void fsgate_filter_data_fill(struct fsgate_filter_data *data,
 	};
 }
 
-/* Whether @err is an errno a deny may carry (as a response's). */
-static bool fsgate_filter_errno_valid(int err)
-{
-	switch (err) {
-	case EPERM:
-	case EACCES:
-	case EIO:
-	case EBUSY:
-	case ETXTBSY:
-	case EAGAIN:
-	case ENOSPC:
-	case EDQUOT:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /**
  * fsgate_filter_run() - what a group's filter says of an event
  * @group: the group, referenced by the caller
@@ -186,8 +168,8 @@ u32 fsgate_filter_run(struct fsgate_group *group, u32 mask,
 	case FSGATE_FILTER_ALLOW:
 		return ret & FSGATE_FILTER_ACTION;
 	case FSGATE_FILTER_DENY:
-		*deny_errno = err && fsgate_filter_errno_valid(err) ? -err :
-								      -EPERM;
+		*deny_errno = err && fsgate_deny_errno_valid(err) ? -err :
+								    -EPERM;
 		return FSGATE_FILTER_DENY;
 	default:
 		return FSGATE_FILTER_ASK;

@@ -3,6 +3,7 @@
 #define _FSGATE_GROUP_H
 
 #include <linux/atomic.h>
+#include <linux/errno.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -124,6 +125,33 @@ static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)
 {
 	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
 						  task_tgid(current);
+}
+
+/**
+ * fsgate_deny_errno_valid() - whether a deny may carry an errno
+ * @err: a positive errno, from a response (user.c) or a filter (filter.c)
+ *
+ * Linux 6.13's FAN_DENY_ERRNO set, and EACCES.
+ *
+ * Context: any.
+ * Return: true for EPERM, EACCES, EIO, EBUSY, ETXTBSY, EAGAIN, ENOSPC
+ * and EDQUOT.
+ */
+static inline bool fsgate_deny_errno_valid(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+	case EIO:
+	case EBUSY:
+	case ETXTBSY:
+	case EAGAIN:
+	case ENOSPC:
+	case EDQUOT:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /*

@@ -238,24 +238,6 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 #define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
 				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
 
-/* The errnos a deny may carry: 6.13's FAN_DENY_ERRNO set, and EACCES. */
-static bool fsgate_deny_errno_valid(int err)
-{
-	switch (err) {
-	case EPERM:
-	case EACCES:
-	case EIO:
-	case EBUSY:
-	case ETXTBSY:
-	case EAGAIN:
-	case ENOSPC:
-	case EDQUOT:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /**
  * fsgate_response_check() - validate the @response word of an answer
  * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno

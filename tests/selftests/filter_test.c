@@ -71,6 +71,18 @@ static int open_answered(struct __test_metadata *_metadata, int g,
 	return reap(pid);
 }
 
+/* A notification group told of opens on the tmpfs of @dir. */
+static int open_watch(const char *dir)
+{
+	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			    FSGATE_PRIORITY_DEFAULT);
+
+	if (g < 0 || fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN, AT_FDCWD, dir))
+		return -1;
+	return g;
+}
+
 /* Whether an open of @path by a child is decided without asking @g. */
 static int decided_quietly(int g, const char *path)
 {
@@ -314,12 +326,9 @@ TEST_F(filter, a_muted_process_is_not_asked)
 TEST_F(filter, a_muted_process_queues_no_notification)
 {
 	struct child a;
-	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
-			    FSGATE_PRIORITY_DEFAULT);
+	int g = open_watch(self->dir);
 
 	ASSERT_LE(0, g);
-	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-				 FAN_OPEN, AT_FDCWD, self->dir));
 	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
 	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, 0, a.pid, 0));
 	EXPECT_EQ(0, child_finish(&a));
@@ -694,12 +703,9 @@ TEST_F(filter, a_filter_skips_by_uid_and_queues_nothing)
 		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
 	};
 	struct child a;
-	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
-			    FSGATE_PRIORITY_DEFAULT);
+	int g = open_watch(self->dir);
 
 	ASSERT_LE(0, g);
-	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-				 FAN_OPEN, AT_FDCWD, self->dir));
 	ASSERT_EQ(0, fsgate_set_filter(g, skip_uid, 4));
 	ASSERT_EQ(0, child_start(&a, self->file, 4321, NULL, 0));
 	EXPECT_EQ(0, child_finish(&a));
