@@ -6,7 +6,6 @@
 
 struct fsgate_group;
 struct fsgate_obj;
-struct fsgate_perm;
 struct path;
 
 /**
@@ -18,7 +17,6 @@ struct path;
  * @cached: the group's verdict cache allows the access: it is not asked
  * @filtered: 0, or the negative errno with which the group's filter
  *	denied the access: it is not asked, and its tier denies
- * @perm: the group's permission event while it is being asked
  */
 struct fsgate_match {
 	struct fsgate_group *group;
@@ -27,7 +25,6 @@ struct fsgate_match {
 	u32 report;
 	bool cached;
 	int filtered;
-	struct fsgate_perm *perm;
 };
 
 void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n);

@@ -255,9 +255,16 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 	struct fsgate_match stack[FSGATE_MATCH_STACK];
 	struct fsgate_match *matches = stack;
 	unsigned int i, n, max = FSGATE_MATCH_STACK;
+	struct inode *inode;
 	bool partial = false;
 	int ret = 0;
 
+	/* Before fsgate_see() drops cached verdicts: see fsgate_snap_current(). */
+	if (mask & (FS_MODIFY | FS_CLOSE_WRITE)) {
+		inode = fsnotify_data_inode(data, data_type);
+		if (inode)
+			fsgate_cache_changed(inode);
+	}
 	rcu_read_lock();
 	fsgate_see(iter, mask, path);
 	/* fanotify-style events name a file: only path events are told. */

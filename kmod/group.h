@@ -9,6 +9,7 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -18,6 +19,7 @@
 #include "event.h"
 
 struct fsgate_filter_prog;
+struct mem_cgroup;
 struct fsgate_mutes;
 struct pid;
 struct seq_file;
@@ -41,7 +43,14 @@ struct seq_file;
  * @timeout_verdict: FSGATE_VERDICT_*, as given
  * @orphan_verdict: FSGATE_VERDICT_*, as given
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
- * @nr_marks: entries of @subs, under fsgate_mark_mutex; read locklessly
+ * @nr_marks: entries of @subs that are marks (events or an ignore mask),
+ *	under fsgate_mark_mutex; read locklessly
+ * @cache_lru: subs with cached verdicts, least recently used first,
+ *	under fsgate_mark_mutex (mark.c)
+ * @nr_cached: entries of @cache_lru, under fsgate_mark_mutex; read
+ *	locklessly
+ * @memcg: memory cgroup of the creator, charged for the group's events,
+ *	permission events and cached verdicts, as fanotify charges its own
  * @cache_gen: bumped under fsgate_mark_mutex by each flush of the
  *	group's verdict cache; an answer to an event asked under an older
  *	value is not cached (mark.c)
@@ -60,6 +69,7 @@ struct seq_file;
  * @delivered: events read
  * @overflows: times the queue overflowed
  * @perm: permission event counters, as struct fsgate_stats names them
+ * @cache_evictions: cached verdicts evicted to make room for others
  * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
  * @mutes: what the group does not hear of (mute.c); RCU, replaced whole
  * @muted: events hidden from the group by @mutes
@@ -87,6 +97,9 @@ struct fsgate_group {
 
 	struct list_head subs;
 	unsigned int nr_marks;
+	struct list_head cache_lru;
+	unsigned int nr_cached;
+	struct mem_cgroup *memcg;
 	u64 cache_gen;
 
 	spinlock_t queue_lock;	/* see @queue_lock above */
@@ -113,12 +126,40 @@ struct fsgate_group {
 		atomic64_t cached;
 		atomic64_t unopened;
 	} perm;
+	atomic64_t cache_evictions;
 	atomic64_t cache_flushes;
 	struct fsgate_mutes __rcu *mutes;
 	atomic64_t muted;
 	struct fsgate_filter_prog __rcu *filter;
 	atomic64_t filtered;
 };
+
+/**
+ * fsgate_group_charge() - charge allocations to a group's memory cgroup
+ * @group: the group
+ *
+ * As fanotify does: what a group holds is the group's to pay for, not
+ * the accessing process's, until fsgate_group_uncharge().
+ *
+ * Context: process context.
+ * Return: what fsgate_group_uncharge() restores.
+ */
+static inline struct mem_cgroup *
+fsgate_group_charge(const struct fsgate_group *group)
+{
+	return set_active_memcg(group->memcg);
+}
+
+/**
+ * fsgate_group_uncharge() - end fsgate_group_charge()
+ * @old: its return value
+ *
+ * Context: process context.
+ */
+static inline void fsgate_group_uncharge(struct mem_cgroup *old)
+{
+	set_active_memcg(old);
+}
 
 /* The pid an event of @group names: the thread, or its thread group. */
 static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)

@@ -60,6 +60,10 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  * @surv_modify: @ignore survives modification of the file
  * @cache: cached verdicts of the group on this inode (cache.c); replaced
  *	and cleared with xchg(), read under RCU
+ * @cache_node: entry in the group's @cache_lru once a verdict was cached
+ *	here, under fsgate_mark_mutex; empty otherwise
+ * @cache_used: a lookup used @cache since the eviction sweep last passed
+ *	(mark.c); set locklessly by lookups
  * @rcu: for kfree_rcu()
  */
 struct fsgate_sub {
@@ -73,6 +77,8 @@ struct fsgate_sub {
 	u32 ignore;
 	bool surv_modify;
 	struct fsgate_cache __rcu *cache;
+	struct list_head cache_node;
+	bool cache_used;
 	struct rcu_head rcu;
 };
 

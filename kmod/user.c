@@ -180,14 +180,18 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
  * As fanotify: as many whole events as fit, blocking for the first one
  * unless O_NONBLOCK.
  *
- * Context: process context, may sleep.
  * An event whose fd cannot be opened is dropped (a permission event is
  * denied: see fsgate_event_unopened()) and the read goes on with the
- * next one; its error is returned only if nothing else was read.
+ * next one; its error is returned only if nothing else was read. An
+ * event that cannot be copied out (part of @buf unmapped) goes back to
+ * the head of the queue with its fd closed, and the read returns what it
+ * copied before it, so every fd the reader got is one it was told of.
  *
+ * Context: process context, may sleep.
  * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
- * -ERESTARTSYS; -EFAULT; or, if no event was read, the error opening the
- * first event's fd that could not be opened.
+ * -ERESTARTSYS; -EFAULT if not even the first event could be copied;
+ * or, if no event was read, the error opening the first event's fd that
+ * could not be opened.
  */
 static ssize_t fsgate_read_events(struct fsgate_group *group,
 				  struct file *file, char __user *buf,
@@ -216,11 +220,12 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			continue;
 		}
 		ret = fsgate_event_copy(group, event, buf);
-		if (ret == -EFAULT && fsgate_is_perm(event))
-			fsgate_perm_unreport(fsgate_perm_of(event));
-		fsgate_event_done(group, event);
-		if (ret == -EFAULT)
+		if (ret == -EFAULT) {
+			/* What was copied is read; the rest waits for the next read(). */
+			fsgate_event_unread(group, event);
 			break;
+		}
+		fsgate_event_done(group, event);
 		if (ret < 0) {
 			/* Unopened, denied: go on with the next event. */
 			open_err = open_err ?: ret;
@@ -230,7 +235,7 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 		count -= ret;
 	}
 	remove_wait_queue(&group->wq, &wait);
-	if (start != buf && ret != -EFAULT)
+	if (start != buf)
 		ret = buf - start;
 	return ret;
 }
@@ -873,9 +878,10 @@ static const struct file_operations fsgate_group_fops = {
  * @init: the request, already copied from userspace
  *
  * Context: process context, may sleep. The caller checked privileges.
- * Return: the new group fd, -EINVAL for a bad request, -EMFILE past
- * max_groups for this user, -ENOMEM, or another negative errno from fd
- * allocation.
+ * Return: the new group fd, -EINVAL for a bad request, -EPERM for
+ * %FSGATE_TIMEOUT_NONE unless the module's allow_unbounded_waits is set,
+ * -EMFILE past max_groups for this user, -ENOMEM, or another negative
+ * errno from fd allocation.
  */
 int fsgate_group_create(const struct fsgate_init *init)
 {
@@ -885,6 +891,9 @@ int fsgate_group_create(const struct fsgate_init *init)
 	int fd, ret;
 
 	ret = fsgate_init_check(init);
+	if (ret)
+		return ret;
+	ret = fsgate_timeout_check(init->timeout_ms);
 	if (ret)
 		return ret;
 	if (init->flags & FSGATE_CLOEXEC)

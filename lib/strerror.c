@@ -21,7 +21,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_INIT, ENXIO, "fsgate.ko is not loaded (" FSGATE_DEVICE " has no driver)" },
 	{ FSGATE_CALL_INIT, ENODEV, "fsgate.ko is not loaded (" FSGATE_DEVICE " has no driver)" },
 	{ FSGATE_CALL_INIT, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
-	{ FSGATE_CALL_INIT, EPERM, "making a group needs CAP_SYS_ADMIN" },
+	{ FSGATE_CALL_INIT, EPERM, "making a group needs CAP_SYS_ADMIN; FSGATE_TIMEOUT_NONE also needs the module's allow_unbounded_waits" },
 	{ FSGATE_CALL_INIT, EINVAL, "invalid flags, class, event_f_flags, priority (0..65535), verdict or reserved field" },
 	{ FSGATE_CALL_INIT, EMFILE, "too many groups for this user (max_groups) or too many open files" },
 	{ FSGATE_CALL_MARK, EINVAL, "invalid mark flags or event mask (permission events need a content or pre-content group)" },

@@ -10,13 +10,10 @@
 # scanner gives its orphan verdict, deny when it fails closed and allow
 # when it fails open, and deny_errno picks the errno. Prints TAP; a
 # failed step is named and its log shown.
-if ! command -v fsgate-scan >/dev/null; then
-	echo "1..0 # SKIP fsgate-scan is not in the guest"
-	exit 4
-fi
 shipped=/fsgate/bin/fsgate-rules
 
 . scenario-tap.sh
+need fsgate-scan
 d=/tmp/scan.$$
 mkdir -p $d/w $d/rules
 mount -t tmpfs scan $d/w || exit 1

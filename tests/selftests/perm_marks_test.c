@@ -210,7 +210,7 @@ TEST_F(perm, unlimited_queue_lifts_the_pending_limit)
 	int g, i;
 
 	g = perm_group(FSGATE_CLASS_CONTENT | FSGATE_UNLIMITED_QUEUE, 2000,
-		       FSGATE_TIMEOUT_NONE, FSGATE_VERDICT_DENY,
+		       PERM_LONG_MS, FSGATE_VERDICT_DENY,
 		       FSGATE_VERDICT_DEFAULT);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));

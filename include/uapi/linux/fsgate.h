@@ -50,7 +50,13 @@
 #define FSGATE_VERDICT_ALLOW		1	/* FAN_ALLOW */
 #define FSGATE_VERDICT_DENY		2	/* FAN_DENY */
 
-/* timeout_ms: 0 takes the module's default_timeout_ms. */
+/*
+ * timeout_ms: 0 takes the module's default_timeout_ms. Any wait also ends
+ * at the module's max_chain_ms, the ceiling on one access's whole chain.
+ * FSGATE_TIMEOUT_NONE waits without bound, and lifts the ceiling for the
+ * accesses the group is asked about; FSGATE_IOC_INIT refuses it (EPERM)
+ * unless the module's allow_unbounded_waits is set.
+ */
 #define FSGATE_TIMEOUT_DEFAULT		0
 #define FSGATE_TIMEOUT_NONE		0xffffffff	/* wait without bound */
 
@@ -152,7 +158,8 @@ struct fsgate_mark {
 
 /**
  * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
- * @marks: objects the group has marks or ignore masks on
+ * @marks: objects the group has marks or ignore masks on; cached verdicts
+ *	are not marks
  * @queued: events waiting to be read, permission events included
  * @delivered: events read since the group was made
  * @overflows: times the queue was full and events were dropped
@@ -160,16 +167,23 @@ struct fsgate_mark {
  * @asked: permission events the group was asked, overflows included
  * @answered: permission events the group answered
  * @denied: of those, answered with a deny
- * @timedout: permission events resolved by the group's timeout verdict
+ * @timedout: permission events resolved by the group's timeout verdict:
+ *	not answered within the group's timeout or the chain's ceiling
+ *	(max_chain_ms), or not asked because the ceiling had passed
  * @orphaned: permission events resolved by the group's orphan verdict
  * @cancelled: permission events withdrawn because the waiting process
- *	was killed
+ *	was killed, or another group of the same tier denied the access
  * @perm_overflows: permission events resolved at once by the timeout
  *	verdict because max_pending_events were pending already
  * @cached: accesses decided from the group's verdict cache, not asked
  * @unopened: permission events denied (%EPERM) because read() could not
  *	open their fd (%EMFILE, %ETXTBSY for a writable fd on a running
  *	program, ...): the group could not judge the access
+ * @cache_entries: files the group has cached verdicts on now, at most
+ *	the module's max_cached_verdicts (whatever FSGATE_UNLIMITED_MARKS
+ *	says); not counted in @marks
+ * @cache_evictions: cached verdicts evicted, least recently used first,
+ *	to make room for new ones
  * @cache_flushes: %FSGATE_IOC_FLUSH_CACHE requests the group made
  * @muted: events the group was neither told of nor asked because of its
  *	mutes (%FSGATE_IOC_MUTE); permission events among them are
@@ -197,6 +211,8 @@ struct fsgate_stats {
 	__u64 perm_overflows;
 	__u64 cached;
 	__u64 unopened;
+	__u64 cache_entries;
+	__u64 cache_evictions;
 	__u64 cache_flushes;
 	__u64 muted;
 	__u64 filtered;
