@@ -81,9 +81,10 @@ int fsgate_verdict_combine(int verdict, int other)
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_verdict_combine);
 
 /*
- * Consult the verdict caches of a tier's groups: a cached deny settles the
- * tier, a cached allow spares its group the question. Looked up only when
- * the tier's turn comes, since a higher tier may have changed the file.
+ * Consult the filters' denies and the verdict caches of a tier's groups:
+ * either kind of deny settles the tier, a cached allow spares its group
+ * the question. Caches are looked up only when the tier's turn comes,
+ * since a higher tier may have changed the file.
  */
 static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 			      struct fsgate_obj *inode_obj)
@@ -91,6 +92,9 @@ static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 	unsigned int i;
 	int err;
 
+	for (i = 0; i < n; i++)
+		if (tier[i].filtered)
+			return tier[i].filtered;
 	for (i = 0; i < n; i++) {
 		switch (fsgate_cache_check(inode_obj, tier[i].group,
 					   tier[i].report & FSGATE_PERM_EVENTS,

@@ -15,6 +15,8 @@ struct path;
  * @ignore: union of the group's ignore masks on the event's objects
  * @report: the FAN_* bits the group is told or asked of, once resolved
  * @cached: the group's verdict cache allows the access: it is not asked
+ * @filtered: 0, or the negative errno with which the group's filter
+ *	denied the access: it is not asked, and its tier denies
  */
 struct fsgate_match {
 	struct fsgate_group *group;
@@ -22,6 +24,7 @@ struct fsgate_match {
 	u32 ignore;
 	u32 report;
 	bool cached;
+	int filtered;
 };
 
 void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n);

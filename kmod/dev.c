@@ -48,7 +48,8 @@ static long fsgate_ioctl_init(void __user *arg)
 			 FSGATE_FEATURE_REPORT_PERM | \
 			 FSGATE_FEATURE_REPORT_PROC | FSGATE_FEATURE_EXTEND | \
 			 FSGATE_FEATURE_VERSION | FSGATE_FEATURE_CACHE_FLUSH | \
-			 FSGATE_FEATURE_MUTE | FSGATE_FEATURE_CHAIN_CEILING)
+			 FSGATE_FEATURE_MUTE | FSGATE_FEATURE_CHAIN_CEILING | \
+			 FSGATE_FEATURE_FILTER)
 
 /**
  * fsgate_ioctl_version() - FSGATE_IOC_VERSION: the ABI version and features
@@ -65,7 +66,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES) != 12);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES) != 13);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
 }

@@ -19,6 +19,7 @@
 #include "cache.h"
 #include "chain.h"
 #include "event.h"
+#include "filter.h"
 #include "group.h"
 #include "mark.h"
 #include "mute.h"
@@ -168,11 +169,35 @@ static bool fsgate_group_hears_current(struct fsgate_group *group,
 }
 
 /*
+ * Run @m's group's filter: returns whether the group is still told or
+ * asked. A filter's deny of a permission event stays in @m, to settle
+ * its tier when the tier's turn comes (chain.c).
+ */
+static bool fsgate_match_filter(struct fsgate_match *m, u32 mask,
+				const struct path *path)
+{
+	int err = 0;
+
+	switch (fsgate_filter_run(m->group, m->report, path, &err)) {
+	case FSGATE_FILTER_ASK:
+		return true;
+	case FSGATE_FILTER_DENY:
+		atomic64_inc(&m->group->filtered);
+		m->filtered = err;
+		return mask & FSGATE_PERM_EVENTS;
+	default:
+		atomic64_inc(&m->group->filtered);
+		return false;
+	}
+}
+
+/*
  * Resolve @matches to the groups that are told or asked, each with a
  * reference; returns how many are left at the front of @matches.
  */
 static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
-					   unsigned int n, u32 mask)
+					   unsigned int n, u32 mask,
+					   const struct path *path)
 {
 	struct fsgate_facts facts = {};
 	struct fsgate_match *m;
@@ -185,6 +210,11 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 		if (!m->report || !fsgate_group_hears_current(m->group, &facts) ||
 		    !refcount_inc_not_zero(&m->group->ref))
 			continue;
+		/* Referenced first: the filter reads the group's owner. */
+		if (!fsgate_match_filter(m, mask, path)) {
+			fsgate_group_put(m->group);
+			continue;
+		}
 		matches[told++] = *m;
 	}
 	return told;
@@ -253,7 +283,7 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 			matches = stack;
 		partial = matches == stack;
 	}
-	n = fsgate_matches_resolve(matches, n, mask);
+	n = fsgate_matches_resolve(matches, n, mask, path);
 	rcu_read_unlock();
 
 	/* Never decide without every group that wants to be asked. */

@@ -148,6 +148,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.cache_flushes = atomic64_read(&group->cache_flushes),
 		.muted = atomic64_read(&group->muted),
 		.extended = atomic64_read(&group->perm.extended),
+		.filtered = atomic64_read(&group->filtered),
 	};
 }
 

@@ -3,6 +3,7 @@
 #define _FSGATE_GROUP_H
 
 #include <linux/atomic.h>
+#include <linux/errno.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -17,6 +18,7 @@
 
 #include "event.h"
 
+struct fsgate_filter_prog;
 struct mem_cgroup;
 struct fsgate_mutes;
 struct pid;
@@ -72,6 +74,8 @@ struct seq_file;
  * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
  * @mutes: what the group does not hear of (mute.c); RCU, replaced whole
  * @muted: events hidden from the group by @mutes
+ * @filter: the group's classic BPF filter (filter.c); RCU, replaced whole
+ * @filtered: events @filter decided without the group
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -129,6 +133,8 @@ struct fsgate_group {
 	atomic64_t cache_flushes;
 	struct fsgate_mutes __rcu *mutes;
 	atomic64_t muted;
+	struct fsgate_filter_prog __rcu *filter;
+	atomic64_t filtered;
 };
 
 /**
@@ -163,6 +169,33 @@ static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)
 {
 	return group->flags & FSGATE_REPORT_TID ? task_pid(current) :
 						  task_tgid(current);
+}
+
+/**
+ * fsgate_deny_errno_valid() - whether a deny may carry an errno
+ * @err: a positive errno, from a response (user.c) or a filter (filter.c)
+ *
+ * Linux 6.13's FAN_DENY_ERRNO set, and EACCES.
+ *
+ * Context: any.
+ * Return: true for EPERM, EACCES, EIO, EBUSY, ETXTBSY, EAGAIN, ENOSPC
+ * and EDQUOT.
+ */
+static inline bool fsgate_deny_errno_valid(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+	case EIO:
+	case EBUSY:
+	case ETXTBSY:
+	case EAGAIN:
+	case ENOSPC:
+	case EDQUOT:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /*

@@ -10,7 +10,6 @@
 #include "dev.h"
 #include "dispatch.h"
 #include "mark.h"
-#include "mute.h"
 #include "perm.h"
 #include "proc.h"
 
@@ -48,7 +47,8 @@ static void __exit fsgate_exit(void)
 	fsgate_dev_exit();
 	fsgate_proc_exit();
 	fsgate_marks_exit();
-	fsgate_mutes_exit();
+	/* Mutes and filters are freed by RCU callbacks of this module. */
+	rcu_barrier();
 }
 
 module_init(fsgate_init);

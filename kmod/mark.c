@@ -27,13 +27,16 @@
  *	publishing verdict cache entries. Allocations under it are GFP_NOFS.
  *	-> fsnotify's group mark_mutex (in fsnotify_add/destroy_mark())
  *	-> a fsnotify mark's lock (spinlock, fsgate_obj_set_mask())
+ *   fsgate_mute_mutex (mute.c, mutex) and fsgate_filter_mutex (filter.c,
+ *	mutex): replacing a group's mutes or filter; each taken alone.
  *   a group's queue_lock (group.h, spinlock): its queue, pending list and
  *	counters, and the state of each of its permission events (event.c,
  *	perm.c). Only wait queue locks are taken inside it, and it is never
  *	held with the mutexes above.
- *   rcu_read_lock(): the event path (dispatch.c, cache.c) reads objects'
- *	subs, masks and cache entries under it, within fsnotify's SRCU read
- *	side, which keeps the objects themselves alive.
+ *   rcu_read_lock(): the event path (dispatch.c, cache.c, mute.c,
+ *	filter.c) reads objects' subs, masks, cache entries, and groups'
+ *	mutes and filters under it, within fsnotify's SRCU read side, which
+ *	keeps the objects themselves alive.
  *
  * Lifetimes:
  *
@@ -50,6 +53,10 @@
  *	under fsgate_mark_mutex, freed with kfree_rcu().
  *   struct fsgate_cache: immutable once published in a sub; replaced and
  *	cleared with xchg(), freed with kfree_rcu() (cache.c).
+ *   struct fsgate_mutes, struct fsgate_filter_prog: immutable once
+ *	published in a group, replaced whole, freed by an RCU callback
+ *	(pids, the BPF program and a user namespace put there); module
+ *	exit waits for those callbacks (main.c).
  *   struct fsgate_event: on one group's queue; freed by whoever takes it
  *	off (the reader in user.c, or the flush in event.c).
  *   struct fsgate_perm: the waiting process holds a reference, a reader

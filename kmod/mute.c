@@ -16,9 +16,10 @@
  * published in its @mutes: each change copies them under
  * fsgate_mute_mutex (a mutex, taken alone: see mark.c for the module's
  * lock order), publishes the copy and frees the old one after an RCU
- * grace period, then putting its pids. The event path reads them under
- * rcu_read_lock() and only compares the pids' addresses, which cannot be
- * reused while an entry holds its reference.
+ * grace period, then putting its pids (module exit waits for that:
+ * main.c). The event path reads them under rcu_read_lock() and only
+ * compares the pids' addresses, which cannot be reused while an entry
+ * holds its reference.
  */
 #include <linux/bsearch.h>
 #include <linux/cgroup.h>
@@ -201,6 +202,7 @@ bool fsgate_mutes_hide(const struct fsgate_group *group,
 		return false;
 	return fsgate_mutes_match(mutes, facts) != mutes->only;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_hide);
 
 static void fsgate_mutes_free_rcu(struct rcu_head *rcu)
 {
@@ -393,6 +395,7 @@ out_unlock:
 	put_pid(rule.pid);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mute_add);
 
 /* Whether @rule is what @entry names, as the caller would list it. */
 static bool fsgate_mute_rule_is(const struct fsgate_mute_rule *rule,
@@ -456,6 +459,7 @@ out_unlock:
 	mutex_unlock(&fsgate_mute_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mute_remove);
 
 /**
  * fsgate_mute_set_mode() - mute what the entries name, or all but that
@@ -495,6 +499,7 @@ out_unlock:
 	mutex_unlock(&fsgate_mute_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mute_set_mode);
 
 /**
  * fsgate_mutes_clear() - remove every entry of a group's mutes
@@ -523,6 +528,7 @@ int fsgate_mutes_clear(struct fsgate_group *group)
 	mutex_unlock(&fsgate_mute_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_clear);
 
 /**
  * fsgate_mutes_release() - drop a group's mutes as it goes away
@@ -536,17 +542,7 @@ void fsgate_mutes_release(struct fsgate_group *group)
 	fsgate_mutes_publish(group, NULL);
 	mutex_unlock(&fsgate_mute_mutex);
 }
-
-/**
- * fsgate_mutes_exit() - wait until freed mutes have put their pids
- *
- * Context: module exit, once every group is gone.
- */
-void fsgate_mutes_exit(void)
-{
-	/* fsgate_mutes_free_rcu() is this module's code. */
-	rcu_barrier();
-}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_release);
 
 /* @rule as the caller names things: its pid and user namespaces. */
 static void fsgate_mute_rule_entry(const struct fsgate_mute_rule *rule,
@@ -599,3 +595,4 @@ int fsgate_mutes_list(struct fsgate_group *group,
 	mutex_unlock(&fsgate_mute_mutex);
 	return i;
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_list);

@@ -79,7 +79,6 @@ int fsgate_mute_remove(struct fsgate_group *group,
 int fsgate_mute_set_mode(struct fsgate_group *group, u32 mode);
 int fsgate_mutes_clear(struct fsgate_group *group);
 void fsgate_mutes_release(struct fsgate_group *group);
-void fsgate_mutes_exit(void);
 int fsgate_mutes_list(struct fsgate_group *group,
 		      struct fsgate_mute_entry *entries, u32 room,
 		      u32 *count, u32 *mode);

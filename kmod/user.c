@@ -5,8 +5,8 @@
  * and only then handed to the layers below: making a group (FSGATE_IOC_INIT
  * reaches fsgate_group_create() through dev.c), read() copying events out
  * with an fd each, write() parsing answers, the ioctls, fdinfo and the fd's
- * release. Calls go downward only: to group.c, mute.c, mark.c, event.c and
- * perm.c.
+ * release. Calls go downward only: to group.c, mute.c, filter.c, mark.c,
+ * event.c and perm.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/cred.h>
@@ -26,6 +26,7 @@
 #include <asm/ioctls.h>
 
 #include "event.h"
+#include "filter.h"
 #include "group.h"
 #include "info.h"
 #include "mark.h"
@@ -307,24 +308,6 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 
 #define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
 				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
-
-/* The errnos a deny may carry: 6.13's FAN_DENY_ERRNO set, and EACCES. */
-static bool fsgate_deny_errno_valid(int err)
-{
-	switch (err) {
-	case EPERM:
-	case EACCES:
-	case EIO:
-	case EBUSY:
-	case ETXTBSY:
-	case EAGAIN:
-	case ENOSPC:
-	case EDQUOT:
-		return true;
-	default:
-		return false;
-	}
-}
 
 /**
  * fsgate_response_check() - validate the @response word of an answer
@@ -884,6 +867,34 @@ static long fsgate_ioctl_mute(struct fsgate_group *group,
 	}
 }
 
+/**
+ * fsgate_ioctl_set_filter() - FSGATE_IOC_SET_FILTER: a group's filter
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_filter
+ *
+ * Replaces the group's classic BPF filter, or removes it (@len 0).
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EFAULT; -EINVAL for flags, reserved fields, a length out
+ * of range, instructions without a length, or a malformed program (see
+ * fsgate_filter_set()); -ENOMEM. Nothing changes on error.
+ */
+static long fsgate_ioctl_set_filter(struct fsgate_group *group,
+				    void __user *arg)
+{
+	struct fsgate_filter req;
+	unsigned int i;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	for (i = 0; i < ARRAY_SIZE(req.reserved); i++)
+		if (req.reserved[i])
+			return -EINVAL;
+	if (req.flags || (!req.len && req.insns))
+		return -EINVAL;
+	return fsgate_filter_set(group, req.len, u64_to_user_ptr(req.insns));
+}
+
 static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
@@ -899,6 +910,8 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_flush_cache(group, uarg);
 	case FSGATE_IOC_MUTE:
 		return fsgate_ioctl_mute(group, uarg);
+	case FSGATE_IOC_SET_FILTER:
+		return fsgate_ioctl_set_filter(group, uarg);
 	case FIONREAD:
 		/* As fanotify: the bytes a read() would return now. */
 		return put_user(fsgate_event_queued_bytes(group),
@@ -1036,6 +1049,7 @@ static int fsgate_group_release(struct inode *inode, struct file *file)
 
 	fsgate_subs_remove_group(group);
 	fsgate_mutes_release(group);
+	fsgate_filter_release(group);
 	fsgate_event_flush(group);
 	fsgate_group_unpublish(group);
 	fsgate_group_put(group);

@@ -103,3 +103,13 @@ int fsgate_mute_exe(int fd, const char *path)
 	entry.dev = st.st_dev;
 	return fsgate_mute_add(fd, &entry);
 }
+
+int fsgate_set_filter(int fd, const struct sock_filter *insns, unsigned int len)
+{
+	const struct fsgate_filter req = {
+		.len = len,
+		.insns = (uintptr_t)insns,
+	};
+
+	return ioctl(fd, FSGATE_IOC_SET_FILTER, &req);
+}

@@ -49,6 +49,8 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_MUTE, EOPNOTSUPP, "this kernel has no cgroups to mute" },
 	{ FSGATE_CALL_MUTE, EINVAL, "invalid mute entry, operation or mode" },
 	{ FSGATE_CALL_MUTE, ENOTTY, "not an fsgate group fd, or fsgate.ko without muting" },
+	{ FSGATE_CALL_FILTER, EINVAL, "malformed filter: a load outside struct fsgate_filter_data, a packet load, a bad jump or no return" },
+	{ FSGATE_CALL_FILTER, ENOTTY, "not an fsgate group fd, or fsgate.ko without filters" },
 	{ FSGATE_CALL_CACHE_FLUSH, ENOTTY, "not an fsgate group fd, or fsgate.ko without cache flushes" },
 	{ FSGATE_CALL_VERSION, ENOENT, "fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
 	{ FSGATE_CALL_VERSION, EACCES, "no access to " FSGATE_DEVICE " (root only)" },

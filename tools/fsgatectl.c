@@ -105,6 +105,7 @@ static const struct param {
 	  "the longest an access waits for a group that asks for more time" },
 	{ "max_groups", 1, 65536, "groups one user may have" },
 	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
+	{ "max_mutes", 1, UINT_MAX, "mute entries one group may have" },
 	{ "max_pending_events", 1, UINT_MAX,
 	  "permission events one group may have unresolved" },
 	{ "max_queued_events", 1, UINT_MAX, "events one group may queue" },
@@ -161,7 +162,7 @@ static void print_params(void)
 static const char *const feature_names[] = {
 	"deny-errno", "cache", "exclude-self", "mount-marks", "stats",
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
-	"mute", "chain-ceiling",
+	"mute", "chain-ceiling", "filter",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */

@@ -384,6 +384,25 @@ fsgate_info_perm(const struct fanotify_event_metadata *ev);
  */
 const struct fsgate_info_proc *
 fsgate_info_proc(const struct fanotify_event_metadata *ev);
+struct sock_filter;
+
+/**
+ * fsgate_set_filter() - give the group a classic BPF filter, or remove it
+ * @fd: a group fd
+ * @insns: @len instructions (struct sock_filter, <linux/filter.h>) run
+ *	over struct fsgate_filter_data before the group is told or asked
+ * @len: 1..FSGATE_FILTER_MAX, or 0 (with @insns NULL) to remove it
+ *
+ * The program returns FSGATE_FILTER_ASK, FSGATE_FILTER_SKIP,
+ * FSGATE_FILTER_ALLOW or FSGATE_FILTER_DENY ored with an errno; see
+ * fsgate_set_filter(3).
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a malformed program (a
+ * load outside the struct, a packet load, no return at the end, bad
+ * jumps) or length, ENOMEM.
+ */
+int fsgate_set_filter(int fd, const struct sock_filter *insns,
+		      unsigned int len);
 
 /* The call an errno came from, for fsgate_strerror(). */
 enum fsgate_call {
@@ -396,6 +415,7 @@ enum fsgate_call {
 	FSGATE_CALL_CACHE_FLUSH, /* fsgate_cache_flush() */
 	FSGATE_CALL_MUTE,	/* fsgate_mute_*() */
 	FSGATE_CALL_VERSION,	/* fsgate_version() */
+	FSGATE_CALL_FILTER,	/* fsgate_set_filter() */
 };
 
 /**

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the kernel decides before a group is asked: flushing a group's
- * verdict cache (FSGATE_IOC_FLUSH_CACHE), muting (FSGATE_IOC_MUTE) and
- * FSGATE_EXCLUDE_SELF for a daemon's forked workers.
+ * verdict cache (FSGATE_IOC_FLUSH_CACHE), muting (FSGATE_IOC_MUTE),
+ * FSGATE_EXCLUDE_SELF for a daemon's forked workers, and a group's
+ * classic BPF filter (FSGATE_IOC_SET_FILTER).
  *
  * The accesses are made by forked processes, which exit with their
  * errno; the test itself reads and answers for its groups.
@@ -11,6 +12,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stddef.h>
+#include <linux/filter.h>
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -66,6 +69,18 @@ static int open_answered(struct __test_metadata *_metadata, int g,
 	EXPECT_EQ(0, next_event(g, WAIT_MS, &ev));
 	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, response));
 	return reap(pid);
+}
+
+/* A notification group told of opens on the tmpfs of @dir. */
+static int open_watch(const char *dir)
+{
+	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			    FSGATE_PRIORITY_DEFAULT);
+
+	if (g < 0 || fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN, AT_FDCWD, dir))
+		return -1;
+	return g;
 }
 
 /* Whether an open of @path by a child is decided without asking @g. */
@@ -311,12 +326,9 @@ TEST_F(filter, a_muted_process_is_not_asked)
 TEST_F(filter, a_muted_process_queues_no_notification)
 {
 	struct child a;
-	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
-			    FSGATE_PRIORITY_DEFAULT);
+	int g = open_watch(self->dir);
 
 	ASSERT_LE(0, g);
-	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-				 FAN_OPEN, AT_FDCWD, self->dir));
 	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
 	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, 0, a.pid, 0));
 	EXPECT_EQ(0, child_finish(&a));
@@ -416,7 +428,7 @@ TEST_F(filter, a_muted_cgroup_is_not_asked)
 	ASSERT_LE(0, g);
 	snprintf(root, sizeof(root), "%s/cg", self->dir);
 	ASSERT_EQ(0, mkdir(root, 0755));
-	ASSERT_EQ(0, mount("cgroup2", root, "cgroup2", 0, NULL)) {
+	if (mount("cgroup2", root, "cgroup2", 0, NULL)) {
 		close(g);
 		SKIP(return, "no cgroup2: %m");
 	}
@@ -617,6 +629,148 @@ TEST_F(filter, exclude_self_covers_workers_forked_after_init)
 	EXPECT_EQ(0, st.asked);
 	/* Forked before the group was made: not the daemon's worker. */
 	EXPECT_EQ(0, child_answered(_metadata, &early, g));
+	close(g);
+}
+
+#define DATA(field) offsetof(struct fsgate_filter_data, field)
+
+/* Files under 64 bytes are allowed in the kernel, the rest asked. */
+static const struct sock_filter small_allowed[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(size_hi)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(size_lo)),
+	BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 64, 1, 0),
+	BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ALLOW),
+	BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
+};
+
+TEST_F(filter, a_filter_allows_small_files_in_the_kernel)
+{
+	char big[96];
+	struct fsgate_stats st;
+	int g;
+
+	snprintf(big, sizeof(big), "%s/big", self->dir);
+	write_file(big, "0123456789012345678901234567890123456789"
+			"0123456789012345678901234567890123456789");
+	g = open_gate(self->dir);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_set_filter(g, small_allowed,
+				       sizeof(small_allowed) /
+				       sizeof(small_allowed[0]))) TH_LOG("%m");
+	EXPECT_TRUE(decided_quietly(g, self->file));
+	EXPECT_EQ(0, open_answered(_metadata, g, big, FSGATE_ALLOW));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.filtered);
+	EXPECT_EQ(1, st.asked);
+	/* Removed: asked again. */
+	ASSERT_EQ(0, fsgate_set_filter(g, NULL, 0));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	close(g);
+}
+
+/* A deny with its errno, for one inode, by the facts the filter reads. */
+TEST_F(filter, a_filter_denies_with_an_errno)
+{
+	struct stat st;
+	int g = open_gate(self->dir);
+	struct sock_filter deny_file[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(ino_lo)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(mask)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FAN_OPEN_PERM, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_DENY | EACCES),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
+	};
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, stat(self->file, &st));
+	deny_file[1].k = (uint32_t)st.st_ino;
+	ASSERT_EQ(0, fsgate_set_filter(g, deny_file, 6));
+	EXPECT_EQ(EACCES, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->other, FSGATE_ALLOW));
+	close(g);
+}
+
+/* The process's facts: uid 4321 is skipped, a notification not queued. */
+TEST_F(filter, a_filter_skips_by_uid_and_queues_nothing)
+{
+	static const struct sock_filter skip_uid[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(uid)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 4321, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_SKIP),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
+	};
+	struct child a;
+	int g = open_watch(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_set_filter(g, skip_uid, 4));
+	ASSERT_EQ(0, child_start(&a, self->file, 4321, NULL, 0));
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_TRUE(readable(g, WAIT_MS));
+	close(g);
+}
+
+/* Malformed programs are refused, and the filter in place stays. */
+TEST_F(filter, a_malformed_filter_is_refused)
+{
+	struct sock_filter bad[][2] = {
+		/* Past the struct, unaligned, a byte or indirect load. */
+		{ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			   sizeof(struct fsgate_filter_data)),
+		  BPF_STMT(BPF_RET | BPF_A, 0) },
+		{ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
+		  BPF_STMT(BPF_RET | BPF_A, 0) },
+		{ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+		  BPF_STMT(BPF_RET | BPF_A, 0) },
+		{ BPF_STMT(BPF_LD | BPF_W | BPF_IND, 0),
+		  BPF_STMT(BPF_RET | BPF_A, 0) },
+		{ BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),
+		  BPF_STMT(BPF_RET | BPF_A, 0) },
+		/* An extension (SKF_AD_OFF) and no return at the end. */
+		{ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PROTOCOL),
+		  BPF_STMT(BPF_RET | BPF_A, 0) },
+		{ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		  BPF_STMT(BPF_MISC | BPF_TAX, 0) },
+		/* A jump out of the program. */
+		{ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 5),
+		  BPF_STMT(BPF_RET | BPF_K, 0) },
+	};
+	struct fsgate_filter req = { .len = 2 };
+	unsigned int i;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_set_filter(g, small_allowed,
+				       sizeof(small_allowed) /
+				       sizeof(small_allowed[0])));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, fsgate_set_filter(g, bad[i], 2)) TH_LOG("program %u", i);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("program %u", i);
+	}
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_set_filter(g, bad[0], FSGATE_FILTER_MAX + 1));
+	EXPECT_EQ(EINVAL, errno);
+	req.insns = (uintptr_t)small_allowed;
+	req.flags = 1;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_SET_FILTER, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req = (struct fsgate_filter){ .insns = (uintptr_t)small_allowed };
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_SET_FILTER, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req = (struct fsgate_filter){ .len = 1, .insns = 8 };
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_SET_FILTER, &req));
+	EXPECT_EQ(EFAULT, errno);
+	/* The filter set before still allows small files. */
+	EXPECT_TRUE(decided_quietly(g, self->file));
 	close(g);
 }
 

@@ -350,6 +350,8 @@ struct fsgate_response {
  *	mutes (%FSGATE_IOC_MUTE); permission events among them are
  *	decided without it
  * @extended: requests for more time (%FSGATE_EXTEND) the group made
+ * @filtered: events the group's filter (%FSGATE_IOC_SET_FILTER) decided
+ *	itself: skipped, allowed or denied without asking the group
  * @reserved: zero, for counters to come
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
@@ -376,7 +378,8 @@ struct fsgate_stats {
 	__u64 cache_flushes;
 	__u64 muted;
 	__u64 extended;
-	__u64 reserved[1];
+	__u64 filtered;
+	__u64 reserved[2];
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
@@ -528,6 +531,7 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_MUTE		(1ULL << 10)	/* FSGATE_IOC_MUTE */
 /* max_chain_ms bounds one access's whole chain; see FSGATE_TIMEOUT_NONE */
 #define FSGATE_FEATURE_CHAIN_CEILING	(1ULL << 11)
+#define FSGATE_FEATURE_FILTER		(1ULL << 12)	/* FSGATE_IOC_SET_FILTER */
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
@@ -550,5 +554,71 @@ struct fsgate_version {
  * returns 0. Any process that can open /dev/fsgate may ask.
  */
 #define FSGATE_IOC_VERSION	_IOR(FSGATE_IOC_MAGIC, 0x30, struct fsgate_version)
+/**
+ * struct fsgate_filter_data - what a group's filter program reads
+ * @mask: the FAN_* event (one bit)
+ * @mode: the object's mode: its type (S_IFMT) and permission bits
+ * @size_lo: low 32 bits of its size in bytes
+ * @size_hi: high 32 bits of its size
+ * @ino_lo: low 32 bits of its inode number
+ * @ino_hi: high 32 bits of its inode number
+ * @dev: its device, as st_dev
+ * @uid: effective uid of the accessing process, in the group creator's
+ *	user namespace (the overflow uid if it has none there)
+ * @tgid: the accessing process, in the group creator's pid namespace
+ *	(0 if it has none there)
+ * @reserved: 0
+ *
+ * The filter is classic BPF (struct sock_filter, as seccomp's): it loads
+ * these 32-bit words with BPF_LD | BPF_W | BPF_ABS at their offsets (a
+ * multiple of 4 below the struct's size), and BPF_LD | BPF_W | BPF_LEN
+ * gives the struct's size. No other load reaches outside the program's
+ * own scratch memory.
+ */
+struct fsgate_filter_data {
+	__u32 mask;
+	__u32 mode;
+	__u32 size_lo;
+	__u32 size_hi;
+	__u32 ino_lo;
+	__u32 ino_hi;
+	__u32 dev;
+	__u32 uid;
+	__u32 tgid;
+	__u32 reserved;
+};
+
+/*
+ * What a filter returns: an action in the top 16 bits; for a deny, an
+ * errno in the low 16 (0: EPERM; otherwise one a response may carry).
+ * Any other value asks the group.
+ */
+#define FSGATE_FILTER_ASK	0x00000000	/* tell or ask the group */
+#define FSGATE_FILTER_SKIP	0x00010000	/* not its business */
+#define FSGATE_FILTER_ALLOW	0x00020000	/* allowed by this group */
+#define FSGATE_FILTER_DENY	0x00030000	/* denied by this group */
+#define FSGATE_FILTER_ACTION	0xffff0000
+#define FSGATE_FILTER_ERRNO	0x0000ffff
+
+/* Instructions a filter may have: classic BPF's limit. */
+#define FSGATE_FILTER_MAX	4096
+
+/**
+ * struct fsgate_filter - argument of %FSGATE_IOC_SET_FILTER
+ * @len: instructions at @insns, 1..%FSGATE_FILTER_MAX; 0 (with @insns
+ *	0) removes the group's filter
+ * @flags: must be zero
+ * @insns: userspace pointer to @len struct sock_filter
+ * @reserved: must be zero
+ */
+struct fsgate_filter {
+	__u32 len;
+	__u32 flags;
+	__u64 insns;
+	__u64 reserved[2];
+};
+
+/* ioctl(group fd, FSGATE_IOC_SET_FILTER, struct fsgate_filter *) returns 0. */
+#define FSGATE_IOC_SET_FILTER	_IOW(FSGATE_IOC_MAGIC, 0x22, struct fsgate_filter)
 
 #endif /* _UAPI_LINUX_FSGATE_H */
