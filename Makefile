@@ -440,3 +440,21 @@ bench-report:
 
 clean:
 	rm -rf $(B)
+
+# --- The fuzzer (tests/fuzz/) and fault injection: make fuzz. ---
+# fsgate-fuzz goes into the guest beside the test programs (not a
+# *_test, so run-suite leaves it to tests/check's fuzz part).
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+DURATION ?= 1800
+FUZZ_KERNEL ?= debug
+GUEST += $(B)/guest/fsgate-fuzz
+
+$(B)/guest/fsgate-fuzz: $(FUZZ_SRCS) tests/fuzz/fuzz.h $(B)/lib/libfsgate.a \
+			lib/include/fsgate.h include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $(FUZZ_SRCS) $(B)/lib/libfsgate.a -lpthread
+
+.PHONY: fuzz
+fuzz:
+	@$(MAKE) -s all KERNELS=$(FUZZ_KERNEL)
+	tests/fuzz/run --kernel $(FUZZ_KERNEL) --duration $(DURATION) $(if $(SEED),--seed $(SEED))

@@ -10,13 +10,29 @@
  * FS_CLOSE_WRITE, which drop them. Writes that fsnotify does not report
  * (through an event fd, whose I/O raises no events) still change the
  * file's ctime or size, and a cached verdict only holds for the snapshot
- * of the file it was made on, and is not used while anyone may write to
- * the file (i_writecount: writers, shared writable mappings, writable
- * event fds), nor stored then. Timestamps are coarse (a jiffy), so fsgate
- * also drops a file's cached verdicts whenever it hands out a writable
- * event fd for it (an HSM about to fill it). What remains is a write by
- * a program's own quiet fd (fanotify's event fds) within one timestamp
- * tick of the snapshot; README.md lists it under limitations.
+ * of the file it was made on (ctime, size, and i_version where the
+ * filesystem keeps one), and is not used while anyone may write to the
+ * file (i_writecount: writers, shared writable mappings, writable event
+ * fds). Timestamps are coarse (a jiffy), so fsgate also drops a file's
+ * cached verdicts whenever it hands out a writable event fd for it (an
+ * HSM about to fill it). What remains is a write by a program's own
+ * quiet fd (fanotify's event fds) within one timestamp tick of the
+ * snapshot on a filesystem without i_version; README.md lists it under
+ * limitations.
+ *
+ * A verdict is only as good as the file the group looked at: one whose
+ * file changed between the question and the answer is not stored. Writes
+ * that leave ctime, size and i_version alone (within one tick, or through
+ * a shared mapping of a tmpfs file) are caught by a change generation:
+ * every close after writing and every modification fsgate hears of
+ * (mark.c makes the objects of permission marks hear of closes) bumps a
+ * counter of the file's slot in fsgate_change_gen, and a verdict is
+ * stored only if its file's slot did not move since the question and
+ * the file is not open for writing (a writer still open has not closed
+ * yet). Two files sharing a slot only cost a verdict not cached.
+ * Filesystems whose files change without the kernel hearing of it
+ * (network and cluster filesystems, FUSE: see fsgate_cache_allowed())
+ * get no cached verdicts at all.
  *
  * Locking: an entry is immutable once published in @sub->cache. Writers
  * replace or clear the pointer with xchg() (under fsgate_mark_mutex, or
@@ -24,13 +40,72 @@
  * grace period; the event path reads it under rcu_read_lock().
  */
 #include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/iversion.h>
 #include <linux/slab.h>
 
 #include "cache.h"
 #include "mark.h"
 
+/* Change generations, by a hash of the inode: see the top of this file. */
+#define FSGATE_CHANGE_GEN_BITS	10
+static atomic_t fsgate_change_gen[1 << FSGATE_CHANGE_GEN_BITS];
+
+static atomic_t *fsgate_change_slot(const struct inode *inode)
+{
+	return &fsgate_change_gen[hash_ptr(inode, FSGATE_CHANGE_GEN_BITS)];
+}
+
 /**
- * fsgate_snap_take() - note what a file looks like now
+ * fsgate_cache_changed() - note that a file changed or was closed after
+ *	writing
+ * @inode: the file
+ *
+ * A verdict on the file whose question came before this is not stored.
+ * Fully ordered, so that a verdict stored meanwhile is either seen by
+ * the caller, which drops it after this, or sees this itself
+ * (fsgate_snap_current()).
+ *
+ * Context: any.
+ */
+void fsgate_cache_changed(const struct inode *inode)
+{
+	atomic_inc_return(fsgate_change_slot(inode));
+}
+
+/**
+ * fsgate_cache_allowed() - whether verdicts on a file may be cached
+ * @inode: the file
+ *
+ * Not on filesystems whose files other machines or a userspace server
+ * may change without this kernel hearing of it: FUSE (FS_HAS_SUBTYPE),
+ * and those that revalidate names and attributes with a server or a
+ * cluster (FS_RENAME_DOES_D_MOVE: NFS, SMB, Ceph, AFS, 9p, OCFS2).
+ *
+ * Context: any.
+ * Return: true if a verdict may be cached.
+ */
+bool fsgate_cache_allowed(const struct inode *inode)
+{
+	return !(inode->i_sb->s_type->fs_flags &
+		 (FS_HAS_SUBTYPE | FS_RENAME_DOES_D_MOVE));
+}
+
+/* @snap of @inode now; @query marks i_version read, so the next change bumps it. */
+static void fsgate_snap_fill(struct fsgate_snap *snap, struct inode *inode,
+			     bool query)
+{
+	snap->ctime = inode_get_ctime(inode);
+	snap->size = i_size_read(inode);
+	snap->iversion = 0;
+	if (IS_I_VERSION(inode))
+		snap->iversion = query ? inode_query_iversion(inode) :
+					 inode_peek_iversion(inode);
+	snap->gen = atomic_read(fsgate_change_slot(inode));
+}
+
+/**
+ * fsgate_snap_take() - note what a file looks like when a group is asked
  * @snap: filled in
  * @inode: the file
  *
@@ -38,14 +113,43 @@
  */
 void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode)
 {
-	snap->ctime = inode_get_ctime(inode);
-	snap->size = i_size_read(inode);
+	fsgate_snap_fill(snap, inode, true);
 }
 
 static bool fsgate_snap_equal(const struct fsgate_snap *a,
 			      const struct fsgate_snap *b)
 {
-	return timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size;
+	return timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size &&
+	       a->iversion == b->iversion;
+}
+
+/**
+ * fsgate_snap_current() - whether a file is still as a group saw it
+ * @snap: from fsgate_snap_take() when the group was asked
+ * @inode: the file
+ *
+ * Not if anyone may write to it now, nor if it changed, or was closed
+ * after writing, since @snap was taken. Called before a verdict is
+ * stored and again after it is published, with a full barrier between
+ * the publishing and this, which pairs with fsgate_cache_changed(): a
+ * writer that closed the file in between either sees the stored verdict
+ * (and drops it) or is seen here. A writer's close bumps the generation
+ * before it gives up its write access, so once the file is seen not open
+ * for writing, its last writer's bump is seen too.
+ *
+ * Context: any.
+ * Return: true if @snap still describes @inode.
+ */
+bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode)
+{
+	struct fsgate_snap now;
+
+	smp_mb();
+	if (inode_is_open_for_write(inode))
+		return false;
+	smp_rmb();
+	fsgate_snap_fill(&now, inode, false);
+	return now.gen == snap->gen && fsgate_snap_equal(snap, &now);
 }
 
 /* What @sub's cache says of @mask; an entry on an older file is dropped. */
@@ -65,11 +169,14 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 	 */
 	if (inode_is_open_for_write(inode))
 		return FSGATE_CACHED_NONE;
-	fsgate_snap_take(&now, inode);
+	fsgate_snap_fill(&now, inode, false);
 	if (!fsgate_snap_equal(&cache->snap, &now)) {
 		fsgate_cache_drop(sub);
 		return FSGATE_CACHED_NONE;
 	}
+	/* Used: the least recently used entries are evicted first (mark.c). */
+	if (!READ_ONCE(sub->cache_used))
+		WRITE_ONCE(sub->cache_used, true);
 	if (cache->deny & mask) {
 		*deny_errno = cache->deny_errno;
 		return FSGATE_CACHED_DENY;

@@ -15,13 +15,17 @@ struct inode;
  * struct fsgate_snap - what a file looked like when a group was asked
  * @ctime: its change time
  * @size: its size
+ * @iversion: its i_version where the filesystem keeps one, else 0
+ * @gen: its change generation as fsgate saw it (fsgate_cache_changed())
  *
- * Every write, through any fd (event fds too), changes one of them, so a
- * verdict cached for one snapshot is not used once the file differs.
+ * A verdict cached for one snapshot is not used once the file differs,
+ * and not stored if the file changed while the group decided.
  */
 struct fsgate_snap {
 	struct timespec64 ctime;
 	loff_t size;
+	u64 iversion;
+	u32 gen;
 };
 
 /**
@@ -50,6 +54,9 @@ enum fsgate_cached {
 };
 
 void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode);
+bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode);
+bool fsgate_cache_allowed(const struct inode *inode);
+void fsgate_cache_changed(const struct inode *inode);
 enum fsgate_cached fsgate_cache_check(struct fsgate_obj *obj,
 				      const struct fsgate_group *group,
 				      u32 mask, int *deny_errno);

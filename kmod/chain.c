@@ -5,7 +5,10 @@
  * Groups of equal priority form a tier and are asked at once; a tier
  * denies if any member denies; the first deny ends the chain, so no lower
  * tier hears of the access. One group's allow never overrides another's
- * deny.
+ * deny. A tier ends at its first deny, without waiting for its other
+ * members; the whole chain ends at the ceiling perm.c keeps
+ * (max_chain_ms), and the groups it leaves unasked give their timeout
+ * verdicts.
  */
 #include <linux/sort.h>
 
@@ -106,10 +109,14 @@ static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 	return 0;
 }
 
-/* Ask every group of a tier at once, then wait for all of them. */
+/*
+ * Ask every group of a tier at once, then wait for them: for all of
+ * them, or until the first deny.
+ */
 static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
 			   const struct path *path,
-			   struct fsgate_obj *inode_obj)
+			   struct fsgate_obj *inode_obj,
+			   struct fsgate_asking *asking)
 {
 	int verdict, now;
 	unsigned int i;
@@ -117,19 +124,27 @@ static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
 	verdict = fsgate_tier_cached(tier, n, inode_obj);
 	if (verdict)
 		return verdict;
-	for (i = 0; i < n; i++) {
+	/* A group that cannot be asked may deny at once: ask no more. */
+	for (i = 0; i < n && !verdict; i++) {
 		if (tier[i].cached)
 			continue;
-		tier[i].perm = fsgate_perm_ask(tier[i].group, tier[i].report,
-					       path, &now);
-		if (!tier[i].perm)
-			verdict = fsgate_verdict_combine(verdict, now);
+		if (!fsgate_perm_ask(tier[i].group, tier[i].report, path,
+				     asking, &now))
+			verdict = now;
 	}
+	return fsgate_asking_wait(asking, verdict);
+}
+
+/* Whether any of the groups waits without bound: then no ceiling. */
+static bool fsgate_matches_unbounded(const struct fsgate_match *matches,
+				     unsigned int n)
+{
+	unsigned int i;
+
 	for (i = 0; i < n; i++)
-		if (tier[i].perm)
-			verdict = fsgate_verdict_combine(verdict,
-							 fsgate_perm_wait(tier[i].perm));
-	return verdict;
+		if (fsgate_group_unbounded(matches[i].group))
+			return true;
+	return false;
 }
 
 /**
@@ -140,6 +155,9 @@ static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
  * @inode_obj: fsgate's object on the file's inode, where verdict caches
  *	are, or NULL
  *
+ * The whole chain ends within max_chain_ms of its start, unless a group
+ * it may ask waits without bound (allowed by an administrator).
+ *
  * Context: process context, sleeps while groups decide; no locks held;
  * within fsnotify's handling of the event, which keeps @inode_obj alive.
  * Return: 0 to allow the access, or the negative errno that denies it.
@@ -147,15 +165,17 @@ static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
 int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 		  const struct path *path, struct fsgate_obj *inode_obj)
 {
+	struct fsgate_asking asking;
 	unsigned int start, end;
 	int verdict = 0;
 
 	might_sleep();
 	fsgate_matches_sort(matches, n);
+	fsgate_asking_start(&asking, fsgate_matches_unbounded(matches, n));
 	for (start = 0; start < n && !verdict; start = end) {
 		end = fsgate_tier_end(matches, n, start);
 		verdict = fsgate_ask_tier(matches + start, end - start, path,
-					  inode_obj);
+					  inode_obj, &asking);
 	}
 	return verdict;
 }

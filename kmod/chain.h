@@ -6,7 +6,6 @@
 
 struct fsgate_group;
 struct fsgate_obj;
-struct fsgate_perm;
 struct path;
 
 /**
@@ -16,7 +15,6 @@ struct path;
  * @ignore: union of the group's ignore masks on the event's objects
  * @report: the FAN_* bits the group is told or asked of, once resolved
  * @cached: the group's verdict cache allows the access: it is not asked
- * @perm: the group's permission event while it is being asked
  */
 struct fsgate_match {
 	struct fsgate_group *group;
@@ -24,7 +22,6 @@ struct fsgate_match {
 	u32 ignore;
 	u32 report;
 	bool cached;
-	struct fsgate_perm *perm;
 };
 
 void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n);

@@ -98,6 +98,43 @@ fsgate_compat_find_mark(void *object, unsigned int type,
 #endif
 
 /*
+ * Muting by cgroup (mute.c) needs the cgroup v2 of the current process;
+ * the debug kernel is built without cgroups, and cgroup.h then has no
+ * task_dfl_cgroup() and no cgroup_get_from_id().
+ */
+#include <linux/cgroup.h>
+#include <linux/err.h>
+
+#ifdef CONFIG_CGROUPS
+/* The current process's cgroup v2; rcu_read_lock() held. */
+static inline struct cgroup *fsgate_compat_current_cgroup(void)
+{
+	return task_dfl_cgroup(current);
+}
+
+/* 0 when the cgroup v2 @id exists in the caller's namespace, else -ENOENT. */
+static inline int fsgate_compat_cgroup_check(u64 id)
+{
+	struct cgroup *cgrp = cgroup_get_from_id(id);
+
+	if (IS_ERR(cgrp))
+		return -ENOENT;
+	cgroup_put(cgrp);
+	return 0;
+}
+#else
+static inline struct cgroup *fsgate_compat_current_cgroup(void)
+{
+	return NULL;
+}
+
+static inline int fsgate_compat_cgroup_check(u64 id)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*
  * The KUnit suites are a module of their own, fsgate_kunit.ko, built only
  * when asked (see Kbuild). What they test is exported to them, in the
  * FSGATE_KUNIT namespace, by an fsgate.ko built beside them (Kbuild then

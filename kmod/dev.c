@@ -21,7 +21,8 @@
  * Needs CAP_SYS_ADMIN, as fanotify_init(2) does for permission events.
  *
  * Context: process context, may sleep.
- * Return: the new group fd; -EPERM without CAP_SYS_ADMIN; -EFAULT if
+ * Return: the new group fd; -EPERM without CAP_SYS_ADMIN, or for
+ * %FSGATE_TIMEOUT_NONE unless allow_unbounded_waits is set; -EFAULT if
  * @arg cannot be read; -EINVAL for unknown flags, a bad priority or
  * verdict, or non-zero reserved fields; -ENOMEM; -EMFILE.
  */

@@ -21,6 +21,7 @@
 #include "event.h"
 #include "group.h"
 #include "mark.h"
+#include "mute.h"
 
 /* Groups matched on the stack before falling back to an allocation. */
 #define FSGATE_MATCH_STACK	16
@@ -147,11 +148,23 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 	return n;
 }
 
-/* Whether @group hears of an access by the current process. */
-static bool fsgate_group_hears_current(const struct fsgate_group *group)
+/*
+ * Whether @group hears of an access by the current process: not with
+ * FSGATE_EXCLUDE_SELF when its creator or what the creator forked after
+ * making it accesses (a daemon's workers would wait on themselves), nor
+ * when its mutes hide the access (counted).
+ */
+static bool fsgate_group_hears_current(struct fsgate_group *group,
+				       struct fsgate_facts *facts)
 {
-	return !(group->flags & FSGATE_EXCLUDE_SELF) ||
-	       group->owner != task_tgid(current);
+	if ((group->flags & FSGATE_EXCLUDE_SELF) &&
+	    fsgate_current_descends(group->owner, group->created_ns))
+		return false;
+	if (fsgate_mutes_hide(group, facts)) {
+		atomic64_inc(&group->muted);
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -161,13 +174,15 @@ static bool fsgate_group_hears_current(const struct fsgate_group *group)
 static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 					   unsigned int n, u32 mask)
 {
+	struct fsgate_facts facts = {};
 	struct fsgate_match *m;
 	unsigned int i, told = 0;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	for (i = 0; i < n; i++) {
 		m = &matches[i];
 		m->report = fsgate_event_mask(mask, m->marks, m->ignore);
-		if (!m->report || !fsgate_group_hears_current(m->group) ||
+		if (!m->report || !fsgate_group_hears_current(m->group, &facts) ||
 		    !refcount_inc_not_zero(&m->group->ref))
 			continue;
 		matches[told++] = *m;
@@ -210,9 +225,16 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 	struct fsgate_match stack[FSGATE_MATCH_STACK];
 	struct fsgate_match *matches = stack;
 	unsigned int i, n, max = FSGATE_MATCH_STACK;
+	struct inode *inode;
 	bool partial = false;
 	int ret = 0;
 
+	/* Before fsgate_see() drops cached verdicts: see fsgate_snap_current(). */
+	if (mask & (FS_MODIFY | FS_CLOSE_WRITE)) {
+		inode = fsnotify_data_inode(data, data_type);
+		if (inode)
+			fsgate_cache_changed(inode);
+	}
 	rcu_read_lock();
 	fsgate_see(iter, mask, path);
 	/* fanotify-style events name a file: only path events are told. */

@@ -110,8 +110,11 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 {
 	struct pid *pid = fsgate_event_pid(group);
 	struct fsgate_event *event;
+	struct mem_cgroup *old;
 
+	old = fsgate_group_charge(group);
 	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
 	if (group->shutdown || fsgate_event_merge(group, mask, path, pid))
 		goto out_unlock;
@@ -171,6 +174,45 @@ struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 out:
 	spin_unlock(&group->queue_lock);
 	return event;
+}
+
+/**
+ * fsgate_event_unread() - put back an event a reader failed to copy out
+ * @group: the group
+ * @event: from fsgate_event_dequeue(), whose fd was never installed
+ *
+ * The event goes back to the head of the queue, to be read first next
+ * time, instead of fsgate_event_done(): a reader whose buffer faults
+ * loses no event (an unread permission event keeps waiting for its
+ * answer within its deadline). Takes over the reader's hold on @event.
+ *
+ * Context: process context; takes @group's @queue_lock.
+ */
+void fsgate_event_unread(struct fsgate_group *group, struct fsgate_event *event)
+{
+	bool perm = fsgate_is_perm(event), back = false;
+
+	spin_lock(&group->queue_lock);
+	if (group->shutdown) {
+		/* The queue is flushed: nothing goes back. */
+	} else if (event == &group->overflow) {
+		back = !group->overflow_queued;
+		group->overflow_queued = true;
+	} else if (perm) {
+		back = fsgate_perm_unread(group, fsgate_perm_of(event));
+	} else {
+		back = true;
+	}
+	if (back && !perm) {
+		list_add(&event->node, &group->queue);
+		group->queued++;
+	}
+	spin_unlock(&group->queue_lock);
+	if (back)
+		wake_up(&group->wq);
+	/* A permission event is the waiting process's; drop the reader's hold. */
+	if (perm || !back)
+		fsgate_event_done(group, event);
 }
 
 /**

@@ -76,6 +76,7 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 					  size_t count);
 void fsgate_event_done(struct fsgate_group *group, struct fsgate_event *event);
+void fsgate_event_unread(struct fsgate_group *group, struct fsgate_event *event);
 __poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,
 			   poll_table *wait);
 unsigned int fsgate_event_queued(struct fsgate_group *group);

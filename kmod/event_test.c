@@ -70,6 +70,19 @@ static void union_mask_watches_modify_for_fragile_ignores(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj), 0U);
 }
 
+/* A permission mark hears closes after writing, for the verdict cache. */
+static void union_mask_watches_write_closes_for_permission_marks(struct kunit *test)
+{
+	struct fsgate_obj obj = { .subs = LIST_HEAD_INIT(obj.subs) };
+	struct fsgate_sub a = { .mask = FAN_OPEN_PERM | FAN_EVENT_ON_CHILD };
+
+	list_add_tail(&a.obj_node, &obj.subs);
+	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj),
+			(u32)(FAN_OPEN_PERM | FAN_EVENT_ON_CHILD | FS_CLOSE_WRITE));
+	a.mask = FAN_OPEN;
+	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj), (u32)FAN_OPEN);
+}
+
 static struct kunit_case fsgate_event_cases[] = {
 	KUNIT_CASE(event_mask_reports_wanted_bits_only),
 	KUNIT_CASE(event_mask_lets_ignore_win),
@@ -77,6 +90,7 @@ static struct kunit_case fsgate_event_cases[] = {
 	KUNIT_CASE(event_mask_never_reports_flags_alone),
 	KUNIT_CASE(union_mask_ors_every_sub),
 	KUNIT_CASE(union_mask_watches_modify_for_fragile_ignores),
+	KUNIT_CASE(union_mask_watches_write_closes_for_permission_marks),
 	{}
 };
 

@@ -15,6 +15,8 @@
 #include <linux/cred.h>
 #include <linux/fanotify.h>
 #include <linux/fcntl.h>
+#include <linux/memcontrol.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -108,6 +110,7 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_list_insert);
 void fsgate_group_put(struct fsgate_group *group)
 {
 	if (refcount_dec_and_test(&group->ref)) {
+		mem_cgroup_put(group->memcg);
 		put_pid(group->owner);
 		kfree_rcu(group, rcu);
 	}
@@ -140,6 +143,10 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.perm_overflows = atomic64_read(&group->perm.overflows),
 		.cached = atomic64_read(&group->perm.cached),
 		.unopened = atomic64_read(&group->perm.unopened),
+		.cache_entries = READ_ONCE(group->nr_cached),
+		.cache_evictions = atomic64_read(&group->cache_evictions),
+		.cache_flushes = atomic64_read(&group->cache_flushes),
+		.muted = atomic64_read(&group->muted),
 	};
 }
 
@@ -163,6 +170,9 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	refcount_set(&group->ref, 1);
 	group->id = atomic64_inc_return(&fsgate_next_group_id);
 	group->owner = get_pid(task_tgid(current));
+	/* Exported (get) and inline (put) on every kernel fsgate builds for. */
+	group->memcg = get_mem_cgroup_from_mm(current->mm);
+	group->created_ns = ktime_get_ns();
 	group->uid = current_uid();
 	get_task_comm(group->comm, current);
 	group->flags = init->flags;
@@ -173,6 +183,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	group->timeout_verdict = init->timeout_verdict;
 	group->orphan_verdict = init->orphan_verdict;
 	INIT_LIST_HEAD(&group->subs);
+	INIT_LIST_HEAD(&group->cache_lru);
 	spin_lock_init(&group->queue_lock);
 	INIT_LIST_HEAD(&group->queue);
 	INIT_LIST_HEAD(&group->overflow.node);

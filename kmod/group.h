@@ -8,6 +8,7 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -16,6 +17,8 @@
 
 #include "event.h"
 
+struct mem_cgroup;
+struct fsgate_mutes;
 struct pid;
 struct seq_file;
 
@@ -27,6 +30,8 @@ struct seq_file;
  *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
  * @owner: thread group that created the group
+ * @created_ns: ktime_get_ns() when it was made: with FSGATE_EXCLUDE_SELF,
+ *	what @owner forks from then on is excluded too
  * @uid: real uid of the creator, for the max_groups limit
  * @comm: command name of the creator, for /proc/fsgate/groups
  * @flags: FSGATE_* flags from struct fsgate_init, class included
@@ -36,7 +41,17 @@ struct seq_file;
  * @timeout_verdict: FSGATE_VERDICT_*, as given
  * @orphan_verdict: FSGATE_VERDICT_*, as given
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
- * @nr_marks: entries of @subs, under fsgate_mark_mutex; read locklessly
+ * @nr_marks: entries of @subs that are marks (events or an ignore mask),
+ *	under fsgate_mark_mutex; read locklessly
+ * @cache_lru: subs with cached verdicts, least recently used first,
+ *	under fsgate_mark_mutex (mark.c)
+ * @nr_cached: entries of @cache_lru, under fsgate_mark_mutex; read
+ *	locklessly
+ * @memcg: memory cgroup of the creator, charged for the group's events,
+ *	permission events and cached verdicts, as fanotify charges its own
+ * @cache_gen: bumped under fsgate_mark_mutex by each flush of the
+ *	group's verdict cache; an answer to an event asked under an older
+ *	value is not cached (mark.c)
  * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown,
  *	@pending, @nr_perm and the state of every permission event of the
  *	group (perm.c)
@@ -52,6 +67,10 @@ struct seq_file;
  * @delivered: events read
  * @overflows: times the queue overflowed
  * @perm: permission event counters, as struct fsgate_stats names them
+ * @cache_evictions: cached verdicts evicted to make room for others
+ * @cache_flushes: FSGATE_IOC_FLUSH_CACHE requests
+ * @mutes: what the group does not hear of (mute.c); RCU, replaced whole
+ * @muted: events hidden from the group by @mutes
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -62,6 +81,7 @@ struct fsgate_group {
 	struct rcu_head rcu;
 	u64 id;
 	struct pid *owner;
+	u64 created_ns;
 	kuid_t uid;
 	char comm[TASK_COMM_LEN];
 	u32 flags;
@@ -73,6 +93,10 @@ struct fsgate_group {
 
 	struct list_head subs;
 	unsigned int nr_marks;
+	struct list_head cache_lru;
+	unsigned int nr_cached;
+	struct mem_cgroup *memcg;
+	u64 cache_gen;
 
 	spinlock_t queue_lock;	/* see @queue_lock above */
 	struct list_head queue;
@@ -98,7 +122,38 @@ struct fsgate_group {
 		atomic64_t cached;
 		atomic64_t unopened;
 	} perm;
+	atomic64_t cache_evictions;
+	atomic64_t cache_flushes;
+	struct fsgate_mutes __rcu *mutes;
+	atomic64_t muted;
 };
+
+/**
+ * fsgate_group_charge() - charge allocations to a group's memory cgroup
+ * @group: the group
+ *
+ * As fanotify does: what a group holds is the group's to pay for, not
+ * the accessing process's, until fsgate_group_uncharge().
+ *
+ * Context: process context.
+ * Return: what fsgate_group_uncharge() restores.
+ */
+static inline struct mem_cgroup *
+fsgate_group_charge(const struct fsgate_group *group)
+{
+	return set_active_memcg(group->memcg);
+}
+
+/**
+ * fsgate_group_uncharge() - end fsgate_group_charge()
+ * @old: its return value
+ *
+ * Context: process context.
+ */
+static inline void fsgate_group_uncharge(struct mem_cgroup *old)
+{
+	set_active_memcg(old);
+}
 
 /* The pid an event of @group names: the thread, or its thread group. */
 static inline struct pid *fsgate_event_pid(const struct fsgate_group *group)

@@ -10,6 +10,7 @@
 #include "dev.h"
 #include "dispatch.h"
 #include "mark.h"
+#include "mute.h"
 #include "proc.h"
 
 static int __init fsgate_init(void)
@@ -45,6 +46,7 @@ static void __exit fsgate_exit(void)
 	fsgate_dev_exit();
 	fsgate_proc_exit();
 	fsgate_marks_exit();
+	fsgate_mutes_exit();
 }
 
 module_init(fsgate_init);

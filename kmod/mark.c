@@ -73,6 +73,11 @@ module_param(max_marks, uint, 0644);
 MODULE_PARM_DESC(max_marks,
 		 "Objects one group may mark, unless FSGATE_UNLIMITED_MARKS (65536)");
 
+static unsigned int max_cached_verdicts = 16384;
+module_param(max_cached_verdicts, uint, 0644);
+MODULE_PARM_DESC(max_cached_verdicts,
+		 "Files one group may have cached verdicts on, whatever its flags; the least recently used are evicted past it, 0 = no cache (16384)");
+
 /* Serialises all changes to marks; see above. */
 static DEFINE_MUTEX(fsgate_mark_mutex);
 
@@ -147,8 +152,9 @@ void fsgate_marks_unlock(unsigned int nofs)
  * @obj: the object, its subs stable (fsgate_mark_mutex held, or private)
  *
  * Events and flags wanted by any sub, plus FS_MODIFY when an ignore mask
- * must be cleared by modification, and FS_MODIFY and FS_CLOSE_WRITE when
- * a cached verdict must be.
+ * must be cleared by modification, FS_MODIFY and FS_CLOSE_WRITE when
+ * a cached verdict must be, and FS_CLOSE_WRITE for permission marks, so
+ * that a file written while its group decides is not cached (cache.c).
  *
  * Context: fsgate_mark_mutex held, or @obj not yet published.
  * Return: the mask for @obj->fsn.
@@ -164,6 +170,8 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 			mask |= FS_MODIFY;
 		if (rcu_access_pointer(sub->cache))
 			mask |= FS_MODIFY | FS_CLOSE_WRITE;
+		if (sub->mask & FSGATE_PERM_EVENTS)
+			mask |= FS_CLOSE_WRITE;
 	}
 	return mask;
 }
@@ -198,6 +206,20 @@ static struct fsgate_sub *fsgate_sub_lookup(struct fsgate_group *group,
 	lockdep_assert_held(&fsgate_mark_mutex);
 	*obj = fsgate_obj_find(key);
 	return *obj ? fsgate_sub_find(*obj, group, key) : NULL;
+}
+
+/* Whether @sub is a mark of the group's, not only a holder of verdicts. */
+static bool fsgate_sub_is_mark(const struct fsgate_sub *sub)
+{
+	return sub->mask || sub->ignore;
+}
+
+/* Whether @group may have one more mark. */
+static bool fsgate_marks_room(const struct fsgate_group *group)
+{
+	lockdep_assert_held(&fsgate_mark_mutex);
+	return group->nr_marks < max_marks ||
+	       (group->flags & FSGATE_UNLIMITED_MARKS);
 }
 
 static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
@@ -303,13 +325,25 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 	return ret;
 }
 
+/* Forget @sub's cached verdicts and take it off its group's cache_lru. */
+static void fsgate_sub_uncache(struct fsgate_sub *sub)
+{
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (!list_empty(&sub->cache_node)) {
+		list_del_init(&sub->cache_node);
+		sub->group->nr_cached--;
+	}
+	fsgate_cache_drop(sub);
+}
+
 static void fsgate_sub_unlink(struct fsgate_sub *sub)
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
 	list_del_rcu(&sub->obj_node);
 	list_del(&sub->group_node);
-	sub->group->nr_marks--;
-	fsgate_cache_drop(sub);
+	if (fsgate_sub_is_mark(sub))
+		sub->group->nr_marks--;
+	fsgate_sub_uncache(sub);
 	kfree_rcu(sub, rcu);
 }
 
@@ -342,7 +376,26 @@ static void fsgate_sub_apply(struct fsgate_sub *sub,
 		fsgate_cache_replace(sub, change->cache);
 }
 
-/* Remove @change's events from @sub; returns whether anything is left. */
+/*
+ * A verdict was just cached in @sub, part of its group's subs: it goes
+ * to the tail of the group's cache_lru, the most recently used end.
+ */
+static void fsgate_sub_cache_track(struct fsgate_sub *sub)
+{
+	struct fsgate_group *group = sub->group;
+
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (list_empty(&sub->cache_node))
+		group->nr_cached++;
+	list_move_tail(&sub->cache_node, &group->cache_lru);
+	WRITE_ONCE(sub->cache_used, false);
+}
+
+/*
+ * Remove @change's events from @sub, a mark; returns whether anything is
+ * left. A mark that only keeps cached verdicts is no longer counted as
+ * one.
+ */
 static bool fsgate_sub_clear(struct fsgate_sub *sub,
 			     const struct fsgate_change *change)
 {
@@ -351,7 +404,10 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 		WRITE_ONCE(sub->ignore, sub->ignore & ~change->ignore);
 	else
 		sub->mask &= ~change->mask;
-	return sub->mask || sub->ignore || rcu_access_pointer(sub->cache);
+	if (fsgate_sub_is_mark(sub))
+		return true;
+	sub->group->nr_marks--;
+	return !!rcu_access_pointer(sub->cache);
 }
 
 /*
@@ -362,9 +418,16 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 			     const struct fsgate_change *change)
 {
 	struct fsgate_sub saved = *sub;
+	bool was_mark = fsgate_sub_is_mark(sub);
 	int ret;
 
 	lockdep_assert_held(&fsgate_mark_mutex);
+	/* A sub that held only verdicts becomes a mark: it needs room. */
+	if (!was_mark && (change->mask || change->ignore) &&
+	    !fsgate_marks_room(sub->group)) {
+		fsgate_cache_free(change->cache);
+		return -ENOSPC;
+	}
 	fsgate_sub_apply(sub, change);
 	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
@@ -374,8 +437,13 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 		/* A cache its object does not watch could go stale. */
 		if (change->cache)
 			fsgate_cache_drop(sub);
+		return ret;
 	}
-	return ret;
+	if (!was_mark && fsgate_sub_is_mark(sub))
+		sub->group->nr_marks++;
+	if (change->cache)
+		fsgate_sub_cache_track(sub);
+	return 0;
 }
 
 /*
@@ -393,8 +461,8 @@ static int fsgate_sub_create(struct fsgate_group *group,
 	int ret;
 
 	lockdep_assert_held(&fsgate_mark_mutex);
-	if (group->nr_marks >= max_marks &&
-	    !(group->flags & FSGATE_UNLIMITED_MARKS)) {
+	/* Cached verdicts are bounded apart (fsgate_sub_cache_verdict()). */
+	if ((change->mask || change->ignore) && !fsgate_marks_room(group)) {
 		fsgate_cache_free(change->cache);
 		return -ENOSPC;
 	}
@@ -403,6 +471,7 @@ static int fsgate_sub_create(struct fsgate_group *group,
 		fsgate_cache_free(change->cache);
 		return -ENOMEM;
 	}
+	INIT_LIST_HEAD(&sub->cache_node);
 	sub->group = group;
 	sub->mnt = key->mnt;
 	sub->mnt_root = key->mnt_root;
@@ -432,7 +501,10 @@ static int fsgate_sub_create(struct fsgate_group *group,
 			goto out_free_sub;
 	}
 	list_add_tail(&sub->group_node, &group->subs);
-	group->nr_marks++;
+	if (fsgate_sub_is_mark(sub))
+		group->nr_marks++;
+	if (change->cache)
+		fsgate_sub_cache_track(sub);
 	return 0;
 
 out_free_sub:
@@ -449,8 +521,9 @@ out_free_sub:
  *	failure)
  *
  * Context: process context, may sleep; fsgate_marks_lock() held.
- * Return: 0; -ENOSPC past max_marks; -ENOMEM; or an error from fsnotify
- * adding the object's mark.
+ * Return: 0; -ENOSPC past max_marks (for events or an ignore mask;
+ * cached verdicts are bounded by fsgate_sub_cache_verdict()); -ENOMEM;
+ * or an error from fsnotify adding the object's mark.
  */
 int fsgate_sub_add(struct fsgate_group *group,
 		   const struct fsgate_key *key,
@@ -545,9 +618,12 @@ void fsgate_subs_forget_verdicts(struct inode *inode)
 		.type = FSNOTIFY_OBJ_TYPE_INODE,
 		.object = inode,
 	};
-	struct fsgate_obj *obj = fsgate_obj_find(&key);
+	struct fsgate_obj *obj;
 	struct fsgate_sub *sub;
 
+	/* Verdicts being decided now are not stored either. */
+	fsgate_cache_changed(inode);
+	obj = fsgate_obj_find(&key);
 	if (!obj)
 		return;
 	rcu_read_lock();
@@ -557,6 +633,65 @@ void fsgate_subs_forget_verdicts(struct inode *inode)
 	fsnotify_put_mark(&obj->fsn);
 }
 
+/*
+ * Make room in @group's cache for one more file: evict the least recently
+ * used entry, by a clock sweep of cache_lru that gives an entry a lookup
+ * used since the last sweep a second chance. An evicted sub that is no
+ * mark goes, with its object if it was the last.
+ */
+static void fsgate_cache_evict_one(struct fsgate_group *group)
+{
+	unsigned int chances = group->nr_cached;
+	struct fsgate_sub *sub;
+
+	lockdep_assert_held(&fsgate_mark_mutex);
+	while (!list_empty(&group->cache_lru)) {
+		sub = list_first_entry(&group->cache_lru, struct fsgate_sub,
+				       cache_node);
+		if (READ_ONCE(sub->cache_used) && chances--) {
+			WRITE_ONCE(sub->cache_used, false);
+			list_move_tail(&sub->cache_node, &group->cache_lru);
+			continue;
+		}
+		atomic64_inc(&group->cache_evictions);
+		if (fsgate_sub_is_mark(sub))
+			fsgate_sub_uncache(sub);
+		else
+			fsgate_sub_destroy(sub, false);
+		return;
+	}
+}
+
+/* Store a verdict in @group's sub on @key's inode, evicting if need be. */
+static void fsgate_cache_store(struct fsgate_group *group,
+			       const struct fsgate_key *key, u32 mask,
+			       int verdict, const struct fsgate_snap *snap)
+{
+	struct fsgate_change change = {};
+	struct fsgate_obj *obj;
+	struct fsgate_sub *sub;
+	int ret = -ENOMEM;
+
+	lockdep_assert_held(&fsgate_mark_mutex);
+	sub = fsgate_sub_lookup(group, key, &obj);
+	if ((!sub || list_empty(&sub->cache_node)) &&
+	    group->nr_cached >= READ_ONCE(max_cached_verdicts))
+		fsgate_cache_evict_one(group);
+	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
+	if (change.cache)
+		ret = fsgate_sub_add(group, key, &change);
+	if (obj)
+		fsnotify_put_mark(&obj->fsn);
+	/* A writer may have closed the file meanwhile: see cache.c. */
+	if (!ret && !fsgate_snap_current(snap, key->object)) {
+		sub = fsgate_sub_lookup(group, key, &obj);
+		if (sub)
+			fsgate_cache_drop(sub);
+		if (obj)
+			fsnotify_put_mark(&obj->fsn);
+	}
+}
+
 /**
  * fsgate_sub_cache_verdict() - remember a group's verdict on a file
  * @group: the group that answered
@@ -564,36 +699,98 @@ void fsgate_subs_forget_verdicts(struct inode *inode)
  * @mask: the permission event the verdict was for
  * @verdict: 0 to allow, or the negative errno of a deny
  * @snap: the file's state when the group was asked
+ * @cache_gen: the group's @cache_gen when it was asked
  *
- * Kept in the group's inode mark on the file, made for it if need be, and
- * counted as a mark. Best effort: while the file is open for writing,
- * without memory or past max_marks the verdict is not cached and the
- * group is asked next time.
+ * Kept in the group's inode mark on the file, made for it if need be
+ * and then not counted as a mark; at most max_cached_verdicts files per
+ * group, the least recently used evicted first. Best effort: when the
+ * file changed since the group was asked or is open for writing, on a
+ * filesystem that may change it unseen (fsgate_cache_allowed()), or
+ * without memory, the verdict is not cached and the group is asked next
+ * time. Memory is charged to the group's memory cgroup.
+ * Neither is it once the group flushed its cache after asking
+ * (fsgate_subs_flush_verdicts()): the answer may have been made by the
+ * rules the flush retired.
  *
  * Context: process context, may sleep.
  */
 void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
-			      u32 mask, int verdict, const struct fsgate_snap *snap)
+			      u32 mask, int verdict, const struct fsgate_snap *snap,
+			      u64 cache_gen)
 {
-	unsigned int nofs;
 	struct fsgate_key key = {
 		.type = FSNOTIFY_OBJ_TYPE_INODE,
 		.object = inode,
 	};
-	struct fsgate_change change = {};
-	struct fsgate_obj *obj;
-	struct fsgate_sub *sub;
+	struct mem_cgroup *memcg;
+	unsigned int nofs;
 
-	if (inode_is_open_for_write(inode))
+	if (!READ_ONCE(max_cached_verdicts) || !fsgate_cache_allowed(inode) ||
+	    !fsgate_snap_current(snap, inode))
 		return;
+	memcg = fsgate_group_charge(group);
 	nofs = fsgate_marks_lock();
-	sub = fsgate_sub_lookup(group, &key, &obj);
-	change.cache = fsgate_cache_merge(sub, mask, verdict, snap);
-	if (change.cache)
-		fsgate_sub_add(group, &key, &change);
-	if (obj)
-		fsnotify_put_mark(&obj->fsn);
+	if (group->cache_gen == cache_gen)
+		fsgate_cache_store(group, &key, mask, verdict, snap);
 	fsgate_marks_unlock(nofs);
+	fsgate_group_uncharge(memcg);
+}
+
+/*
+ * Drop @sub's cached verdicts, and the sub with them when they were all
+ * it held; @held as for fsgate_obj_update_mask(). Returns whether it had
+ * any.
+ */
+static bool fsgate_sub_flush_verdicts(struct fsgate_sub *sub, bool held)
+{
+	lockdep_assert_held(&fsgate_mark_mutex);
+	if (!rcu_access_pointer(sub->cache))
+		return false;
+	if (fsgate_sub_is_mark(sub))
+		fsgate_sub_uncache(sub);	/* the union mask may stay a superset */
+	else
+		fsgate_sub_destroy(sub, held);
+	return true;
+}
+
+/**
+ * fsgate_subs_flush_verdicts() - drop a group's cached verdicts
+ * @group: the group
+ * @inode: the one file whose verdicts go, or NULL for every file
+ *
+ * Also bumps the group's @cache_gen, so that no answer to an event
+ * asked before is cached after (fsgate_sub_cache_verdict()): once this
+ * returns, the group is asked anew about every access it had cached.
+ * Subs that held nothing but cached verdicts go.
+ *
+ * Context: process context, may sleep; fsgate_mark_mutex not held.
+ * Return: how many files had cached verdicts of the group.
+ */
+int fsgate_subs_flush_verdicts(struct fsgate_group *group, struct inode *inode)
+{
+	struct fsgate_key key = {
+		.type = FSNOTIFY_OBJ_TYPE_INODE,
+		.object = inode,
+	};
+	struct fsgate_sub *sub, *next;
+	struct fsgate_obj *obj;
+	unsigned int nofs;
+	int n = 0;
+
+	nofs = fsgate_marks_lock();
+	WRITE_ONCE(group->cache_gen, group->cache_gen + 1);
+	if (inode) {
+		sub = fsgate_sub_lookup(group, &key, &obj);
+		if (sub)
+			n = fsgate_sub_flush_verdicts(sub, true);
+		if (obj)
+			fsnotify_put_mark(&obj->fsn);
+	} else {
+		list_for_each_entry_safe(sub, next, &group->subs, group_node)
+			n += fsgate_sub_flush_verdicts(sub, false);
+	}
+	fsgate_marks_unlock(nofs);
+	return n;
 }
 
 /**

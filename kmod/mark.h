@@ -60,6 +60,10 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  * @surv_modify: @ignore survives modification of the file
  * @cache: cached verdicts of the group on this inode (cache.c); replaced
  *	and cleared with xchg(), read under RCU
+ * @cache_node: entry in the group's @cache_lru once a verdict was cached
+ *	here, under fsgate_mark_mutex; empty otherwise
+ * @cache_used: a lookup used @cache since the eviction sweep last passed
+ *	(mark.c); set locklessly by lookups
  * @rcu: for kfree_rcu()
  */
 struct fsgate_sub {
@@ -73,6 +77,8 @@ struct fsgate_sub {
 	u32 ignore;
 	bool surv_modify;
 	struct fsgate_cache __rcu *cache;
+	struct list_head cache_node;
+	bool cache_used;
 	struct rcu_head rcu;
 };
 
@@ -104,7 +110,10 @@ void fsgate_subs_flush(struct fsgate_group *group, u32 type);
 void fsgate_subs_remove_group(struct fsgate_group *group);
 void fsgate_subs_forget_verdicts(struct inode *inode);
 void fsgate_sub_cache_verdict(struct fsgate_group *group, struct inode *inode,
-			      u32 mask, int verdict, const struct fsgate_snap *snap);
+			      u32 mask, int verdict, const struct fsgate_snap *snap,
+			      u64 cache_gen);
+int fsgate_subs_flush_verdicts(struct fsgate_group *group,
+			       struct inode *inode);
 
 int fsgate_marks_init(int (*handle_event)(struct fsnotify_group *group,
 					  u32 mask, const void *data,

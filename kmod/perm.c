@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Permission events (layer 2), their whole life: asking one group about one
- * access, reporting it to a reader, waiting for its answer within the
- * group's bound, applying answers (user.c parses them from write()),
- * resolving what is left when the group goes away, and caching verdicts.
- * Calls go downward only: to mark.c and cache.c for the verdict cache.
+ * access, reporting it to a reader, waiting for the answers of a tier
+ * within each group's bound and the access's ceiling, applying answers
+ * (user.c parses them from write()), resolving what is left when the
+ * group goes away, and caching verdicts. Calls go downward only: to
+ * mark.c and cache.c for the verdict cache.
+ *
+ * Every wait has a bound. fsnotify calls fsgate within its SRCU read
+ * side (fsnotify_mark_srcu), which fsgate cannot leave (the helpers are
+ * not exported), and every fsnotify mark freed in the system, any
+ * inotify or fanotify fd closed, waits for it: so one access's whole
+ * chain ends at max_chain_ms, and a group may wait without bound only
+ * where an administrator set allow_unbounded_waits.
  *
  * Locking: the group's @queue_lock protects the state of each of its
  * permission events, the lists they are on (queue, then pending) and
@@ -29,10 +37,58 @@
 #include "mark.h"
 #include "perm.h"
 
+/* The longest any wait bound may be set to: an hour, in ms. */
+#define FSGATE_WAIT_MS_MAX	3600000
+
+static int fsgate_param_set_wait_ms(const char *val,
+				    const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, FSGATE_WAIT_MS_MAX);
+}
+
+/* A bound in ms, 1..FSGATE_WAIT_MS_MAX; anything else is -EINVAL. */
+static const struct kernel_param_ops fsgate_wait_ms_ops = {
+	.set = fsgate_param_set_wait_ms,
+	.get = param_get_uint,
+};
+
+static int fsgate_param_set_switch(const char *val,
+				   const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 1);
+}
+
+/* 0 or 1, shown as a number, as fsgatectl reads every parameter. */
+static const struct kernel_param_ops fsgate_switch_ops = {
+	.set = fsgate_param_set_switch,
+	.get = param_get_uint,
+};
+
 static unsigned int default_timeout_ms = 10000;
-module_param(default_timeout_ms, uint, 0644);
+module_param_cb(default_timeout_ms, &fsgate_wait_ms_ops, &default_timeout_ms,
+		0644);
+__MODULE_PARM_TYPE(default_timeout_ms, "uint");
 MODULE_PARM_DESC(default_timeout_ms,
-		 "How long an access waits for a group without its own timeout, 0 = no bound (10000)");
+		 "How long an access waits for a group without its own timeout, 1..3600000 (10000)");
+
+/*
+ * 30 s: three default group timeouts, so a chain of three silent tiers
+ * still gets each its own timeout, and a quarter of the hung task
+ * detector's 120 s, which a close() stuck behind fsnotify's SRCU would
+ * trip.
+ */
+static unsigned int max_chain_ms = 30000;
+module_param_cb(max_chain_ms, &fsgate_wait_ms_ops, &max_chain_ms, 0644);
+__MODULE_PARM_TYPE(max_chain_ms, "uint");
+MODULE_PARM_DESC(max_chain_ms,
+		 "Ceiling on one access's whole decision chain, every tier included, 1..3600000 (30000)");
+
+static unsigned int allow_unbounded_waits;
+module_param_cb(allow_unbounded_waits, &fsgate_switch_ops,
+		&allow_unbounded_waits, 0644);
+__MODULE_PARM_TYPE(allow_unbounded_waits, "uint");
+MODULE_PARM_DESC(allow_unbounded_waits,
+		 "1: groups may wait without bound (FSGATE_TIMEOUT_NONE), and their accesses have no ceiling (0)");
 
 static unsigned int max_pending_events = 16384;
 module_param(max_pending_events, uint, 0644);
@@ -79,14 +135,92 @@ void fsgate_perm_put(struct fsgate_perm *perm)
 	}
 }
 
-static void fsgate_perm_set_deadline(struct fsgate_perm *perm)
+/**
+ * fsgate_max_chain_ms() - the ceiling on one access's whole chain
+ *
+ * Whatever extends a wait (an answer asking for more time) extends it up
+ * to the event's @ceiling, which this ceiling set when the chain began.
+ *
+ * Context: any.
+ * Return: max_chain_ms, in ms.
+ */
+unsigned int fsgate_max_chain_ms(void)
+{
+	return READ_ONCE(max_chain_ms);
+}
+
+/**
+ * fsgate_timeout_check() - whether a group may be made with a timeout
+ * @timeout_ms: struct fsgate_init's @timeout_ms
+ *
+ * Context: any.
+ * Return: 0, or -EPERM for %FSGATE_TIMEOUT_NONE unless an administrator
+ * set allow_unbounded_waits: such a wait would hold every fsnotify mark
+ * teardown in the system for as long as the group pleases.
+ */
+int fsgate_timeout_check(u32 timeout_ms)
+{
+	if (timeout_ms == FSGATE_TIMEOUT_NONE && !READ_ONCE(allow_unbounded_waits))
+		return -EPERM;
+	return 0;
+}
+
+/**
+ * fsgate_group_unbounded() - whether a group now waits without bound
+ * @group: the group
+ *
+ * Only while allow_unbounded_waits is set: once an administrator clears
+ * it, the next accesses put the group under the ceiling.
+ *
+ * Context: any.
+ * Return: true if @group's waits have no deadline.
+ */
+bool fsgate_group_unbounded(const struct fsgate_group *group)
+{
+	return group->timeout_ms == FSGATE_TIMEOUT_NONE &&
+	       READ_ONCE(allow_unbounded_waits);
+}
+
+/**
+ * fsgate_asking_start() - begin one access's chain
+ * @asking: on the caller's stack
+ * @unbounded: some group the access may ask waits without bound
+ *	(fsgate_group_unbounded()), so the chain has no ceiling
+ *
+ * Context: any.
+ */
+void fsgate_asking_start(struct fsgate_asking *asking, bool unbounded)
+{
+	asking->first = NULL;
+	asking->tail = &asking->first;
+	asking->bounded = !unbounded;
+	asking->ceiling = jiffies + msecs_to_jiffies(READ_ONCE(max_chain_ms));
+}
+
+/* Whether the chain of @asking has passed its ceiling. */
+static bool fsgate_asking_late(const struct fsgate_asking *asking)
+{
+	return asking->bounded && time_after_eq(jiffies, asking->ceiling);
+}
+
+/* The group's own bound, cut to the chain's ceiling. */
+static void fsgate_perm_set_deadline(struct fsgate_perm *perm,
+				     const struct fsgate_asking *asking)
 {
 	u32 ms = perm->group->timeout_ms;
 
 	if (ms == FSGATE_TIMEOUT_DEFAULT)
 		ms = READ_ONCE(default_timeout_ms);
-	perm->unbounded = ms == FSGATE_TIMEOUT_NONE || !ms;
+	perm->ceiling = asking->ceiling;
+	perm->unbounded = ms == FSGATE_TIMEOUT_NONE && !asking->bounded;
+	if (ms == FSGATE_TIMEOUT_NONE) {
+		/* Unbounded no longer allowed: the ceiling is its bound. */
+		perm->deadline = asking->ceiling;
+		return;
+	}
 	perm->deadline = jiffies + msecs_to_jiffies(ms);
+	if (asking->bounded && time_after(perm->deadline, asking->ceiling))
+		perm->deadline = asking->ceiling;
 }
 
 /* Resolve @perm with @verdict; caller holds @queue_lock, @perm not DONE. */
@@ -106,29 +240,52 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 	smp_store_release(&perm->state, FSGATE_PERM_DONE);
 }
 
+/* Too late to ask: the chain passed its ceiling; the timeout verdict. */
+static int fsgate_perm_too_late(struct fsgate_group *group)
+{
+	int verdict = fsgate_policy_verdict(group->timeout_verdict);
+
+	atomic64_inc(&group->perm.timedout);
+	fsgate_group_log(warn, group,
+			 "not asked: the access reached max_chain_ms; verdict %s\n",
+			 fsgate_verdict_name(verdict));
+	return verdict;
+}
+
 /**
  * fsgate_perm_ask() - ask a group about an access
- * @group: the group, referenced by the caller until fsgate_perm_wait()
+ * @group: the group, referenced by the caller until fsgate_asking_wait()
  * @mask: FAN_*_PERM bit
  * @path: the file
+ * @asking: the access's chain; the event joins its current tier
  * @verdict: set when the group cannot be asked
  *
  * Queues a permission event for the group's reader. A group that is
  * going away gives its orphan verdict at once, a group with too many
- * events pending (or no memory for one more) its timeout verdict.
+ * events pending (or no memory for one more) its timeout verdict, and
+ * so does every group once the chain passed its ceiling (not asked,
+ * counted as timed out).
  *
  * Context: process context, may sleep; no fsgate locks held.
- * Return: the event, to pass to fsgate_perm_wait(), or NULL with
+ * Return: the event, which fsgate_asking_wait() waits for, or NULL with
  * @verdict set.
  */
 struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
-				    const struct path *path, int *verdict)
+				    const struct path *path,
+				    struct fsgate_asking *asking, int *verdict)
 {
 	struct fsgate_perm *perm;
+	struct mem_cgroup *old;
 	bool orphan;
 
 	atomic64_inc(&group->perm.asked);
+	if (fsgate_asking_late(asking)) {
+		*verdict = fsgate_perm_too_late(group);
+		return NULL;
+	}
+	old = fsgate_group_charge(group);
 	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	fsgate_group_uncharge(old);
 	if (!perm)
 		goto out_overflow;
 	fsgate_event_init(&perm->event, mask, path, fsgate_event_pid(group));
@@ -136,7 +293,9 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	perm->group = group;
 	perm->fd = FAN_NOFD;
 	fsgate_snap_take(&perm->snap, d_inode(path->dentry));
-	fsgate_perm_set_deadline(perm);
+	perm->cache_gen = READ_ONCE(group->cache_gen);
+	fsgate_perm_set_deadline(perm, asking);
+	init_waitqueue_entry(&perm->wait, current);
 
 	spin_lock(&group->queue_lock);
 	orphan = group->shutdown;
@@ -156,6 +315,8 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	group->nr_perm++;
 	spin_unlock(&group->queue_lock);
 	wake_up(&group->wq);
+	*asking->tail = perm;
+	asking->tail = &perm->tier_next;
 	return perm;
 
 out_overflow:
@@ -174,49 +335,166 @@ static bool fsgate_perm_done(struct fsgate_perm *perm)
 	return smp_load_acquire(&perm->state) == FSGATE_PERM_DONE;
 }
 
-/**
- * fsgate_perm_wait() - wait for a group's answer about an access
- * @perm: from fsgate_perm_ask(); its reference is dropped
- *
- * Waits until the group answers, goes away, or its deadline passes, or
- * until the waiting process is killed.
- *
- * Context: process context, sleeps; no locks held.
- * Return: 0 to allow, or the negative errno that denies the access.
- */
-int fsgate_perm_wait(struct fsgate_perm *perm)
+/* The group did not answer by @perm's deadline: its timeout verdict. */
+static void fsgate_perm_timeout(struct fsgate_perm *perm)
 {
 	struct fsgate_group *group = perm->group;
-	long timeout = MAX_SCHEDULE_TIMEOUT;
 	bool timedout = false;
-	long ret;
-	int verdict;
 
-	if (!perm->unbounded)
-		timeout = max(0L, (long)(perm->deadline - jiffies));
-	ret = wait_event_killable_timeout(group->perm_wq,
-					  fsgate_perm_done(perm), timeout);
 	spin_lock(&group->queue_lock);
-	if (perm->state == FSGATE_PERM_DONE) {
-		verdict = perm->verdict;
-	} else if (ret < 0) {
-		/* Killed: the access fails, whatever the group would say. */
-		fsgate_perm_resolve(perm, -EINTR);
-		atomic64_inc(&group->perm.cancelled);
-		verdict = -EINTR;
-	} else {
+	if (perm->state != FSGATE_PERM_DONE) {
 		fsgate_perm_resolve(perm,
 				    fsgate_policy_verdict(group->timeout_verdict));
 		atomic64_inc(&group->perm.timedout);
-		verdict = perm->verdict;
 		timedout = true;
 	}
 	spin_unlock(&group->queue_lock);
 	if (timedout)
-		fsgate_group_log(warn, group,
-				 "did not answer in time; verdict %s\n",
-				 fsgate_verdict_name(verdict));
-	fsgate_perm_put(perm);
+		fsgate_group_log(warn, group, "did not answer %s; verdict %s\n",
+				 perm->deadline == perm->ceiling ?
+				 "within max_chain_ms" : "in time",
+				 fsgate_verdict_name(perm->verdict));
+}
+
+/*
+ * Look at the events of a tier: give those past their deadline their
+ * timeout verdict, and return the first deny among those resolved, or
+ * 0. @done and @left: how many were seen resolved and unresolved;
+ * @next: the earliest deadline of the unresolved, valid if @bounded (one
+ * of them has a deadline).
+ */
+static int fsgate_asking_look(struct fsgate_asking *asking,
+			      unsigned int *done, unsigned int *left,
+			      unsigned long *next, bool *bounded)
+{
+	struct fsgate_perm *perm;
+	int verdict = 0;
+
+	*done = 0;
+	*left = 0;
+	*bounded = false;
+	for (perm = asking->first; perm; perm = perm->tier_next) {
+		if (!fsgate_perm_done(perm) && !perm->unbounded &&
+		    time_after_eq(jiffies, perm->deadline))
+			fsgate_perm_timeout(perm);
+		if (fsgate_perm_done(perm)) {
+			/* A deny wins; of two, the first seen. */
+			verdict = verdict ?: perm->verdict;
+			(*done)++;
+			continue;
+		}
+		(*left)++;
+		if (perm->unbounded)
+			continue;
+		if (!*bounded || time_before(perm->deadline, *next))
+			*next = perm->deadline;
+		*bounded = true;
+	}
+	return verdict;
+}
+
+/* How many events of the tier are resolved, seen without locks. */
+static unsigned int fsgate_asking_done(struct fsgate_asking *asking)
+{
+	struct fsgate_perm *perm;
+	unsigned int n = 0;
+
+	for (perm = asking->first; perm; perm = perm->tier_next)
+		n += fsgate_perm_done(perm);
+	return n;
+}
+
+/*
+ * Sleep until another event of the tier is resolved (@done were when
+ * last looked at), @next passes, or a fatal signal comes. Each event's
+ * entry is on its group's @perm_wq, which every resolution wakes.
+ */
+static void fsgate_asking_sleep(struct fsgate_asking *asking,
+				unsigned int done, unsigned long next,
+				bool bounded)
+{
+	long timeout = MAX_SCHEDULE_TIMEOUT;
+
+	if (bounded)
+		timeout = max(0L, (long)(next - jiffies));
+	set_current_state(TASK_KILLABLE);
+	/* After the state is set: a resolution from now on wakes us. */
+	if (fsgate_asking_done(asking) == done && !fatal_signal_pending(current))
+		schedule_timeout(timeout);
+	__set_current_state(TASK_RUNNING);
+}
+
+static void fsgate_asking_listen(struct fsgate_asking *asking)
+{
+	struct fsgate_perm *perm;
+
+	for (perm = asking->first; perm; perm = perm->tier_next)
+		add_wait_queue(&perm->group->perm_wq, &perm->wait);
+}
+
+/*
+ * Stop waiting for the tier: withdraw the events still unresolved (the
+ * tier was denied, or the waiting process killed), counted as cancelled,
+ * and drop the waiting process's references.
+ */
+static void fsgate_asking_end(struct fsgate_asking *asking, int verdict)
+{
+	struct fsgate_perm *perm, *next;
+	struct fsgate_group *group;
+
+	for (perm = asking->first; perm; perm = next) {
+		next = perm->tier_next;
+		group = perm->group;
+		remove_wait_queue(&group->perm_wq, &perm->wait);
+		spin_lock(&group->queue_lock);
+		if (perm->state != FSGATE_PERM_DONE) {
+			fsgate_perm_resolve(perm, verdict);
+			atomic64_inc(&group->perm.cancelled);
+		}
+		spin_unlock(&group->queue_lock);
+		fsgate_perm_put(perm);
+	}
+	asking->first = NULL;
+	asking->tail = &asking->first;
+}
+
+/**
+ * fsgate_asking_wait() - wait for the answers of a tier
+ * @asking: the access's chain, whose current tier fsgate_perm_ask() asked
+ * @verdict: the tier's verdict so far, from groups that could not be
+ *	asked: a deny ends the tier at once
+ *
+ * Waits until every group of the tier answered or reached its deadline
+ * (its own timeout or the chain's ceiling, whichever comes first: then
+ * its timeout verdict applies), but no longer than the first deny: the
+ * tier's other events are then withdrawn. A fatal signal withdraws
+ * them all and fails the access. The tier's events are released; the
+ * next tier can be asked with the same @asking.
+ *
+ * Context: process context, sleeps; no locks held.
+ * Return: 0 if every group of the tier allowed, or the negative errno of
+ * the first deny seen (@verdict's if it is one; -EINTR when killed).
+ */
+int fsgate_asking_wait(struct fsgate_asking *asking, int verdict)
+{
+	unsigned int left, done;
+	unsigned long next;
+	bool bounded;
+
+	might_sleep();
+	fsgate_asking_listen(asking);
+	while (!verdict) {
+		verdict = fsgate_asking_look(asking, &done, &left, &next,
+					     &bounded);
+		if (verdict || !left)
+			break;
+		if (fatal_signal_pending(current)) {
+			verdict = -EINTR;
+			break;
+		}
+		fsgate_asking_sleep(asking, done, next, bounded);
+	}
+	fsgate_asking_end(asking, verdict);
 	return verdict;
 }
 
@@ -272,20 +550,30 @@ static void fsgate_perm_drop(struct fsgate_perm *perm, int verdict,
 }
 
 /**
- * fsgate_perm_unreport() - a reader failed to copy a permission event out
- * @perm: the event
+ * fsgate_perm_unread() - put a permission event a reader failed to copy
+ *	out back at the head of its group's queue
+ * @group: the group
+ * @perm: the event, reported by fsgate_perm_report() and not answerable
+ *	yet (the reader never named its fd)
  *
- * Nobody can answer it now, so the group's timeout verdict applies at
- * once, unless it was resolved meanwhile.
+ * The next read() delivers it again; its waiting process goes on waiting
+ * within its deadline. An event resolved meanwhile (timeout, killed
+ * waiter) has left the lists and stays off them. The reader's reference
+ * is not dropped here.
  *
- * Context: process context; no fsgate locks held.
+ * Context: @group's @queue_lock held.
+ * Return: whether the event is queued again.
  */
-void fsgate_perm_unreport(struct fsgate_perm *perm)
+bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm)
 {
-	struct fsgate_group *group = perm->group;
-
-	fsgate_perm_drop(perm, fsgate_policy_verdict(group->timeout_verdict),
-			 &group->perm.timedout);
+	lockdep_assert_held(&group->queue_lock);
+	if (perm->state != FSGATE_PERM_REPORTED)
+		return false;
+	WARN_ON_ONCE(perm->fd != FAN_NOFD);
+	perm->state = FSGATE_PERM_QUEUED;
+	list_move(&perm->event.node, &group->queue);
+	group->queued++;
+	return true;
 }
 
 /**
@@ -417,7 +705,8 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 	for (i = 0; i < n; i++) {
 		fsgate_sub_cache_verdict(group, d_inode(perms[i]->event.path.dentry),
 					 perms[i]->event.mask & FSGATE_PERM_EVENTS,
-				  perms[i]->verdict, &perms[i]->snap);
+					 perms[i]->verdict, &perms[i]->snap,
+					 perms[i]->cache_gen);
 		fsgate_perm_put(perms[i]);
 	}
 }

@@ -3,8 +3,16 @@
  * /proc/fsgate/groups (layer 4, calls group.c): one line per group in asking
  * order, after a header line that names the columns, so tools can find a
  * column by name.
+ *
+ * Only root may read it (mode 0400): it names every daemon that gates
+ * files and counts accesses by every user. Pids are those of the procfs
+ * instance's pid namespace, as /proc/PID is (0 for a daemon outside it),
+ * and comm has whitespace and backslashes escaped as \ooo, as
+ * /proc/self/mountinfo escapes paths, so one field never spans columns.
  */
+#include <linux/fs.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
@@ -29,24 +37,31 @@ static void fsgate_groups_stop(struct seq_file *m, void *v)
 	mutex_unlock(&fsgate_groups_lock);
 }
 
+/* What seq_escape() writes as \ooo in a field: whitespace and itself. */
+#define FSGATE_PROC_ESCAPE	" \t\n\r\v\f\\"
+
 static int fsgate_groups_show(struct seq_file *m, void *v)
 {
+	struct pid_namespace *ns = proc_pid_ns(file_inode(m->file)->i_sb);
 	struct fsgate_group *group;
 	struct fsgate_stats stats;
 
 	if (v == &fsgate_groups) {
-		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened\n");
+		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted\n");
 		return 0;
 	}
 	group = list_entry(v, struct fsgate_group, node);
 	fsgate_group_stats(group, &stats);
-	seq_printf(m, "%llu %d %s %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-		   group->id, pid_nr(group->owner), group->comm,
+	seq_printf(m, "%llu %d ", group->id, pid_nr_ns(group->owner, ns));
+	seq_escape(m, group->comm, FSGATE_PROC_ESCAPE);
+	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   fsgate_class_name(group->flags), group->priority,
 		   stats.marks, stats.queued, stats.delivered, stats.overflows,
 		   stats.pending, stats.asked, stats.answered, stats.denied,
 		   stats.timedout, stats.orphaned, stats.cancelled,
-		   stats.perm_overflows, stats.cached, stats.unopened);
+		   stats.perm_overflows, stats.cached, stats.unopened,
+		   stats.cache_entries, stats.cache_evictions,
+		   stats.cache_flushes, stats.muted);
 	return 0;
 }
 
@@ -68,7 +83,7 @@ int fsgate_proc_init(void)
 	fsgate_proc_dir = proc_mkdir("fsgate", NULL);
 	if (!fsgate_proc_dir)
 		return -ENOMEM;
-	if (!proc_create_seq("groups", 0444, fsgate_proc_dir,
+	if (!proc_create_seq("groups", 0400, fsgate_proc_dir,
 			     &fsgate_groups_seq_ops)) {
 		proc_remove(fsgate_proc_dir);
 		return -ENOMEM;

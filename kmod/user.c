@@ -5,7 +5,8 @@
  * and only then handed to the layers below: making a group (FSGATE_IOC_INIT
  * reaches fsgate_group_create() through dev.c), read() copying events out
  * with an fd each, write() parsing answers, the ioctls, fdinfo and the fd's
- * release. Calls go downward only: to group.c, mark.c, event.c and perm.c.
+ * release. Calls go downward only: to group.c, mute.c, mark.c, event.c and
+ * perm.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/cred.h>
@@ -27,6 +28,7 @@
 #include "event.h"
 #include "group.h"
 #include "mark.h"
+#include "mute.h"
 #include "perm.h"
 #include "user.h"
 
@@ -177,14 +179,18 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
  * As fanotify: as many whole events as fit, blocking for the first one
  * unless O_NONBLOCK.
  *
- * Context: process context, may sleep.
  * An event whose fd cannot be opened is dropped (a permission event is
  * denied: see fsgate_event_unopened()) and the read goes on with the
- * next one; its error is returned only if nothing else was read.
+ * next one; its error is returned only if nothing else was read. An
+ * event that cannot be copied out (part of @buf unmapped) goes back to
+ * the head of the queue with its fd closed, and the read returns what it
+ * copied before it, so every fd the reader got is one it was told of.
  *
+ * Context: process context, may sleep.
  * Return: bytes read; -EAGAIN; -EINVAL if @count cannot hold one event;
- * -ERESTARTSYS; -EFAULT; or, if no event was read, the error opening the
- * first event's fd that could not be opened.
+ * -ERESTARTSYS; -EFAULT if not even the first event could be copied;
+ * or, if no event was read, the error opening the first event's fd that
+ * could not be opened.
  */
 static ssize_t fsgate_read_events(struct fsgate_group *group,
 				  struct file *file, char __user *buf,
@@ -213,11 +219,12 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			continue;
 		}
 		ret = fsgate_event_copy(group, event, buf);
-		if (ret == -EFAULT && fsgate_is_perm(event))
-			fsgate_perm_unreport(fsgate_perm_of(event));
-		fsgate_event_done(group, event);
-		if (ret == -EFAULT)
+		if (ret == -EFAULT) {
+			/* What was copied is read; the rest waits for the next read(). */
+			fsgate_event_unread(group, event);
 			break;
+		}
+		fsgate_event_done(group, event);
 		if (ret < 0) {
 			/* Unopened, denied: go on with the next event. */
 			open_err = open_err ?: ret;
@@ -227,7 +234,7 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 		count -= ret;
 	}
 	remove_wait_queue(&group->wq, &wait);
-	if (start != buf && ret != -EFAULT)
+	if (start != buf)
 		ret = buf - start;
 	return ret;
 }
@@ -597,6 +604,154 @@ static long fsgate_ioctl_stats(struct fsgate_group *group, void __user *arg)
 	return copy_to_user(arg, &stats, sizeof(stats)) ? -EFAULT : 0;
 }
 
+/* Validate a struct fsgate_cache_flush; see fsgate_ioctl_flush_cache(). */
+static int fsgate_cache_flush_check(const struct fsgate_cache_flush *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(req->reserved); i++)
+		if (req->reserved[i])
+			return -EINVAL;
+	if (req->flags & ~FSGATE_FLUSH_FLAGS)
+		return -EINVAL;
+	if (!(req->flags & FSGATE_FLUSH_FILE) && req->fd)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * fsgate_ioctl_flush_cache() - FSGATE_IOC_FLUSH_CACHE: forget cached verdicts
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_cache_flush
+ *
+ * For a signature update or a policy reload: the group is asked again
+ * about every access it had a verdict cached for (all of them, or those
+ * on one file), and answers to events asked before are not cached.
+ * Counted in the group's @cache_flushes.
+ *
+ * Context: process context, may sleep.
+ * Return: how many files had verdicts of the group cached; -EFAULT;
+ * -EINVAL for unknown flags, an fd without %FSGATE_FLUSH_FILE or
+ * non-zero reserved fields; -EBADF for an fd that is not open. Nothing
+ * changes on error.
+ */
+static long fsgate_ioctl_flush_cache(struct fsgate_group *group,
+				     void __user *arg)
+{
+	struct fsgate_cache_flush req;
+	struct file *file = NULL;
+	long ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	ret = fsgate_cache_flush_check(&req);
+	if (ret)
+		return ret;
+	if (req.flags & FSGATE_FLUSH_FILE) {
+		file = fget_raw(req.fd);
+		if (!file)
+			return -EBADF;
+	}
+	ret = fsgate_subs_flush_verdicts(group, file ? file_inode(file) : NULL);
+	atomic64_inc(&group->cache_flushes);
+	if (file)
+		fput(file);
+	return ret;
+}
+
+/* Whether the fields @op does not take are zero; see fsgate_ioctl_mute(). */
+static bool fsgate_mute_unused_zero(const struct fsgate_mute *req)
+{
+	static const struct fsgate_mute_entry none;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(req->reserved); i++)
+		if (req->reserved[i])
+			return false;
+	if (req->op != FSGATE_MUTE_ADD && req->op != FSGATE_MUTE_REMOVE &&
+	    memcmp(&req->entry, &none, sizeof(none)))
+		return false;
+	if (req->op != FSGATE_MUTE_LIST && (req->count || req->entries))
+		return false;
+	return req->op == FSGATE_MUTE_SET_MODE || !req->mode;
+}
+
+/* FSGATE_MUTE_LIST: copy a group's entries and its mode out. */
+static long fsgate_mute_list(struct fsgate_group *group,
+			     struct fsgate_mute __user *uarg,
+			     const struct fsgate_mute *req)
+{
+	struct fsgate_mute_entry __user *out = u64_to_user_ptr(req->entries);
+	struct fsgate_mute_entry *entries;
+	u32 room, count, mode;
+	int n;
+	long ret = 0;
+
+	fsgate_mutes_list(group, NULL, 0, &count, &mode);
+	room = min(req->count, count);
+	entries = kvcalloc(room, sizeof(*entries), GFP_KERNEL);
+	if (room && !entries)
+		return -ENOMEM;
+	n = fsgate_mutes_list(group, entries, room, &count, &mode);
+	if (copy_to_user(out, entries, n * sizeof(*entries)) ||
+	    put_user(count, &uarg->count) || put_user(mode, &uarg->mode))
+		ret = -EFAULT;
+	kvfree(entries);
+	return ret;
+}
+
+/**
+ * fsgate_ioctl_mute() - FSGATE_IOC_MUTE: what the group does not hear of
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_mute, of the size its
+ *	@size says (%FSGATE_MUTE_SIZE_VER0 or more)
+ *
+ * Adds, removes, clears or lists the group's mute entries, or sets
+ * whether they are muted or the only ones seen. Fields an operation does
+ * not take must be zero, so that they can be given meanings later.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EFAULT; -EINVAL for a size below %FSGATE_MUTE_SIZE_VER0
+ * or above a page, an unknown operation or mode, a bad entry (see
+ * fsgate_mute_entry_check()) or a non-zero field the operation does not
+ * take; -E2BIG for a longer struct whose bytes fsgate does not know are
+ * not zero; and what fsgate_mute_add() and fsgate_mute_remove() return.
+ * Nothing changes on error.
+ */
+static long fsgate_ioctl_mute(struct fsgate_group *group,
+			      struct fsgate_mute __user *arg)
+{
+	struct fsgate_mute req;
+	u32 size;
+	long ret;
+
+	if (get_user(size, &arg->size))
+		return -EFAULT;
+	if (size < FSGATE_MUTE_SIZE_VER0 || size > PAGE_SIZE)
+		return -EINVAL;
+	ret = copy_struct_from_user(&req, sizeof(req), arg, size);
+	if (ret)
+		return ret;
+	if (!fsgate_mute_unused_zero(&req))
+		return -EINVAL;
+	switch (req.op) {
+	case FSGATE_MUTE_ADD:
+		ret = fsgate_mute_entry_check(&req.entry);
+		return ret ?: fsgate_mute_add(group, &req.entry);
+	case FSGATE_MUTE_REMOVE:
+		ret = fsgate_mute_entry_check(&req.entry);
+		return ret ?: fsgate_mute_remove(group, &req.entry);
+	case FSGATE_MUTE_CLEAR:
+		return fsgate_mutes_clear(group);
+	case FSGATE_MUTE_LIST:
+		return fsgate_mute_list(group, arg, &req);
+	case FSGATE_MUTE_SET_MODE:
+		return fsgate_mute_set_mode(group, req.mode);
+	default:
+		return -EINVAL;
+	}
+}
+
 static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
@@ -608,6 +763,10 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_mark(group, uarg);
 	case FSGATE_IOC_STATS:
 		return fsgate_ioctl_stats(group, uarg);
+	case FSGATE_IOC_FLUSH_CACHE:
+		return fsgate_ioctl_flush_cache(group, uarg);
+	case FSGATE_IOC_MUTE:
+		return fsgate_ioctl_mute(group, uarg);
 	case FIONREAD:
 		/* As fanotify: the bytes a read() would return now. */
 		return put_user(fsgate_event_queued(group) *
@@ -664,6 +823,7 @@ static int fsgate_group_release(struct inode *inode, struct file *file)
 	struct fsgate_group *group = file->private_data;
 
 	fsgate_subs_remove_group(group);
+	fsgate_mutes_release(group);
 	fsgate_event_flush(group);
 	fsgate_group_unpublish(group);
 	fsgate_group_put(group);
@@ -704,9 +864,10 @@ static const struct file_operations fsgate_group_fops = {
  * @init: the request, already copied from userspace
  *
  * Context: process context, may sleep. The caller checked privileges.
- * Return: the new group fd, -EINVAL for a bad request, -EMFILE past
- * max_groups for this user, -ENOMEM, or another negative errno from fd
- * allocation.
+ * Return: the new group fd, -EINVAL for a bad request, -EPERM for
+ * %FSGATE_TIMEOUT_NONE unless the module's allow_unbounded_waits is set,
+ * -EMFILE past max_groups for this user, -ENOMEM, or another negative
+ * errno from fd allocation.
  */
 int fsgate_group_create(const struct fsgate_init *init)
 {
@@ -716,6 +877,9 @@ int fsgate_group_create(const struct fsgate_init *init)
 	int fd, ret;
 
 	ret = fsgate_init_check(init);
+	if (ret)
+		return ret;
+	ret = fsgate_timeout_check(init->timeout_ms);
 	if (ret)
 		return ret;
 	if (init->flags & FSGATE_CLOEXEC)

@@ -4,7 +4,9 @@
  * /proc/fsgate/groups, and the module's parameters, from
  * /sys/module/fsgate/parameters. The groups file starts with a header
  * line naming its columns; columns are found by name, so one the module
- * adds later is skipped and one it lacks reads as 0.
+ * adds later is skipped and one it lacks reads as 0. The module escapes
+ * whitespace and backslashes in comm as \ooo; they are unescaped here.
+ * The file is root's (mode 0400): others get EACCES.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +29,8 @@ enum column {
 static const char *const stat_names[] = {
 	"marks", "queued", "delivered", "overflows", "pending", "asked",
 	"answered", "denied", "timedout", "orphaned", "cancelled",
-	"perm_overflows", "cached",
+	"perm_overflows", "cached", "unopened", "cache_entries",
+	"cache_evictions", "cache_flushes", "muted",
 };
 #define STATS (sizeof(stat_names) / sizeof(stat_names[0]))
 
@@ -76,6 +79,28 @@ static int parse_number(const char *text, unsigned long long *out)
 	return errno || *end ? -1 : 0;
 }
 
+/*
+ * Copy the field @text to @dst (@len bytes), turning the module's \ooo
+ * escapes (whitespace and backslash in comm) back into their bytes.
+ */
+static void unescape(char *dst, size_t len, const char *text)
+{
+	size_t n = 0;
+
+	while (*text && n + 1 < len) {
+		if (text[0] == '\\' && text[1] >= '0' && text[1] <= '3' &&
+		    text[2] >= '0' && text[2] <= '7' &&
+		    text[3] >= '0' && text[3] <= '7') {
+			dst[n++] = (char)((text[1] - '0') << 6 |
+					  (text[2] - '0') << 3 | (text[3] - '0'));
+			text += 4;
+		} else {
+			dst[n++] = *text++;
+		}
+	}
+	dst[n] = '\0';
+}
+
 static int parse_group(char *line, const struct layout *l,
 		       struct fsgate_group_info *g)
 {
@@ -90,7 +115,7 @@ static int parse_group(char *line, const struct layout *l,
 			return -1;
 		switch (l->col[i]) {
 		case COL_COMM:
-			snprintf(g->comm, sizeof(g->comm), "%s", field);
+			unescape(g->comm, sizeof(g->comm), field);
 			continue;
 		case COL_CLASS:
 			snprintf(g->class_name, sizeof(g->class_name), "%s",

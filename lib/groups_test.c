@@ -82,6 +82,26 @@ static void columns_are_found_by_name(void **state)
 	unlink(path);
 }
 
+/* The module escapes whitespace and backslashes in comm as \ooo. */
+static void an_escaped_comm_is_one_field(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	file_with("id pid comm class priority asked\n"
+		  "3 40 my\\040scan\\012x content 2000 6\n"
+		  "5 41 back\\134slash\\ notif 1000 7\n");
+	assert_int_equal(fsgate_groups_read(path, &g), 2);
+	assert_string_equal(g[0].comm, "my scan\nx");
+	assert_string_equal(g[0].class_name, "content");
+	assert_int_equal(g[0].stats.asked, 6);
+	/* A backslash not followed by three octal digits is itself. */
+	assert_string_equal(g[1].comm, "back\\slash\\");
+	assert_int_equal(g[1].priority, 1000);
+	free(g);
+	unlink(path);
+}
+
 static void no_groups_is_an_empty_list(void **state)
 {
 	struct fsgate_group_info *g = (void *)1;
@@ -140,6 +160,7 @@ int main(void)
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_every_group_in_order),
 		cmocka_unit_test(columns_are_found_by_name),
+		cmocka_unit_test(an_escaped_comm_is_one_field),
 		cmocka_unit_test(no_groups_is_an_empty_list),
 		cmocka_unit_test(what_is_not_a_group_list_is_refused),
 		cmocka_unit_test(parameter_names_stay_in_the_module),

@@ -21,7 +21,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_INIT, ENXIO, "fsgate.ko is not loaded (" FSGATE_DEVICE " has no driver)" },
 	{ FSGATE_CALL_INIT, ENODEV, "fsgate.ko is not loaded (" FSGATE_DEVICE " has no driver)" },
 	{ FSGATE_CALL_INIT, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
-	{ FSGATE_CALL_INIT, EPERM, "making a group needs CAP_SYS_ADMIN" },
+	{ FSGATE_CALL_INIT, EPERM, "making a group needs CAP_SYS_ADMIN; FSGATE_TIMEOUT_NONE also needs the module's allow_unbounded_waits" },
 	{ FSGATE_CALL_INIT, EINVAL, "invalid flags, class, event_f_flags, priority (0..65535), verdict or reserved field" },
 	{ FSGATE_CALL_INIT, EMFILE, "too many groups for this user (max_groups) or too many open files" },
 	{ FSGATE_CALL_MARK, EINVAL, "invalid mark flags or event mask (permission events need a content or pre-content group)" },
@@ -40,6 +40,15 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_RESPOND, EINVAL, "malformed response (verdict, flag or errno not accepted)" },
 	{ FSGATE_CALL_RESPOND, EIO, "the group fd took part of a response" },
 	{ FSGATE_CALL_STATS, ENOTTY, "not an fsgate group fd" },
+	{ FSGATE_CALL_CACHE_FLUSH, EBADF, "the file to forget verdicts on is not an open fd" },
+	{ FSGATE_CALL_MUTE, ESRCH, "no such process to mute" },
+	{ FSGATE_CALL_MUTE, ENOENT, "no such program file or cgroup, or no such entry to remove" },
+	{ FSGATE_CALL_MUTE, EEXIST, "the group mutes that already" },
+	{ FSGATE_CALL_MUTE, ENOSPC, "too many mute entries for this group (max_mutes)" },
+	{ FSGATE_CALL_MUTE, EOPNOTSUPP, "this kernel has no cgroups to mute" },
+	{ FSGATE_CALL_MUTE, EINVAL, "invalid mute entry, operation or mode" },
+	{ FSGATE_CALL_MUTE, ENOTTY, "not an fsgate group fd, or fsgate.ko without muting" },
+	{ FSGATE_CALL_CACHE_FLUSH, ENOTTY, "not an fsgate group fd, or fsgate.ko without cache flushes" },
 };
 
 const char *fsgate_strerror(enum fsgate_call call, int errnum)

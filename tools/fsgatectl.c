@@ -92,8 +92,12 @@ static const struct param {
 	unsigned long long min, max;
 	const char *what;
 } params[] = {
-	{ "default_timeout_ms", 0, 3600000,
-	  "how long an access waits for a group without its own timeout; 0: no bound" },
+	{ "default_timeout_ms", 1, 3600000,
+	  "how long an access waits for a group without its own timeout" },
+	{ "max_chain_ms", 1, 3600000,
+	  "ceiling on one access's whole chain of groups" },
+	{ "allow_unbounded_waits", 0, 1,
+	  "1: groups may wait without bound (FSGATE_TIMEOUT_NONE)" },
 	{ "max_groups", 1, 65536, "groups one user may have" },
 	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
 	{ "max_pending_events", 1, UINT_MAX,
@@ -140,10 +144,10 @@ static void print_params(void)
 
 	for (i = 0; i < NPARAMS; i++) {
 		if (fsgate_param_get(params[i].name, &v) < 0)
-			printf("  %-20s %12s  %s\n", params[i].name, "?",
+			printf("  %-21s %12s  %s\n", params[i].name, "?",
 			       strerror(errno));
 		else
-			printf("  %-20s %12llu  %s\n", params[i].name, v,
+			printf("  %-21s %12llu  %s\n", params[i].name, v,
 			       params[i].what);
 	}
 }

@@ -174,6 +174,92 @@ int fsgate_respond(int fd, int event_fd, uint32_t response);
 int fsgate_respond_batch(int fd, const struct fanotify_response *responses,
 			 size_t count, size_t *done);
 
+/**
+ * fsgate_cache_flush() - forget verdicts the group cached (FSGATE_CACHE)
+ * @fd: a group fd
+ * @file_fd: an open fd of the one file whose verdicts go, or -1 for
+ *	every file (a signature update, a policy reload)
+ *
+ * Once it returns, the group is asked again about each access it had a
+ * verdict cached for, and answers to events asked before are not cached.
+ *
+ * Return: how many files had verdicts cached, or -1 with errno set:
+ * EBADF when @file_fd is not an open fd, ENOTTY for a module without
+ * the call.
+ */
+int fsgate_cache_flush(int fd, int file_fd);
+
+/**
+ * fsgate_mute_add() - stop the group hearing of what an entry names
+ * @fd: a group fd
+ * @entry: FSGATE_MUTE_PROCESS (a tgid, with FSGATE_MUTE_DESCENDANTS also
+ *	what it forks from now on), FSGATE_MUTE_EXE (a program's st_dev
+ *	and st_ino), FSGATE_MUTE_UID (an effective uid) or
+ *	FSGATE_MUTE_CGROUP (a cgroup v2 id, its directory's st_ino, and
+ *	the cgroups below it)
+ *
+ * The group is then neither told of nor asked about those accesses;
+ * fsgate decides before any event is made (in FSGATE_MUTE_MODE_ONLY it
+ * sees only them). See fsgate_mute(3).
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a bad entry, ESRCH for a
+ * process that does not exist, ENOENT for a cgroup that does not,
+ * EOPNOTSUPP for a cgroup on a kernel without cgroups, EEXIST for an
+ * entry the group has, ENOSPC past the module's max_mutes.
+ */
+int fsgate_mute_add(int fd, const struct fsgate_mute_entry *entry);
+
+/**
+ * fsgate_mute_exe() - mute a program: fsgate_mute_add() of its file
+ * @fd: a group fd
+ * @path: the program (a symbolic link is followed)
+ *
+ * Return: as fsgate_mute_add(), or -1 with stat(2)'s errno.
+ */
+int fsgate_mute_exe(int fd, const char *path);
+
+/**
+ * fsgate_mute_remove() - remove an entry that fsgate_mute_add() added
+ * @fd: a group fd
+ * @entry: as listed by fsgate_mute_list() (its flags are ignored)
+ *
+ * Return: 0, or -1 with errno set: ENOENT when the group has no such
+ * entry, EINVAL for a bad entry.
+ */
+int fsgate_mute_remove(int fd, const struct fsgate_mute_entry *entry);
+
+/**
+ * fsgate_mute_clear() - remove every entry; the mode stays
+ * @fd: a group fd
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int fsgate_mute_clear(int fd);
+
+/**
+ * fsgate_mute_set_mode() - whether the entries are muted or the only
+ *	ones seen
+ * @fd: a group fd
+ * @mode: FSGATE_MUTE_MODE_MUTE (the default) or FSGATE_MUTE_MODE_ONLY
+ *	(a group without entries then sees nothing)
+ *
+ * Return: 0, or -1 with errno set (EINVAL for an unknown mode).
+ */
+int fsgate_mute_set_mode(int fd, unsigned int mode);
+
+/**
+ * fsgate_mute_list() - the group's entries and mode
+ * @fd: a group fd
+ * @entries: room for @room entries, filled in
+ * @room: how many fit (0 to ask how many there are)
+ * @mode: if not NULL, set to the group's FSGATE_MUTE_MODE_*
+ *
+ * Return: how many entries the group has (only @room of them copied if
+ * there are more), or -1 with errno set.
+ */
+ssize_t fsgate_mute_list(int fd, struct fsgate_mute_entry *entries,
+			 size_t room, unsigned int *mode);
+
 /* The call an errno came from, for fsgate_strerror(). */
 enum fsgate_call {
 	FSGATE_CALL_INIT,	/* fsgate_init(), fsgate_init_ext() */
@@ -181,6 +267,8 @@ enum fsgate_call {
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
 	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
+	FSGATE_CALL_CACHE_FLUSH, /* fsgate_cache_flush() */
+	FSGATE_CALL_MUTE,	/* fsgate_mute_*() */
 };
 
 /**

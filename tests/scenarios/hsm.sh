@@ -10,14 +10,9 @@
 # object fails the open with EIO and a clear log line; restore works
 # without the daemon. Prints TAP; a failed step is named and its log
 # shown.
-for prog in fsgate-hsm fsgate-scan; do
-	if ! command -v $prog >/dev/null; then
-		echo "1..0 # SKIP $prog is not in the guest"
-		exit 4
-	fi
-done
 
 . scenario-tap.sh
+need fsgate-hsm fsgate-scan
 d=/tmp/hsm.$$
 S=$d/store
 mkdir -p $d/w $d/rules

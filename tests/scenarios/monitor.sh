@@ -8,14 +8,9 @@
 # to stderr where there is no journal (this guest); a denied open is
 # never reported. Prints TAP; a failed step is named and its output
 # shown.
-for prog in fsgate-monitor scanner; do
-	if ! command -v $prog >/dev/null; then
-		echo "1..0 # SKIP $prog is not in the guest"
-		exit 4
-	fi
-done
 
 . scenario-tap.sh
+need fsgate-monitor scanner
 d=/tmp/monitor.$$
 mkdir -p $d/w $d/other
 mount -t tmpfs monitor $d/w || exit 1

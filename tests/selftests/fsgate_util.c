@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/loop.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,4 +128,38 @@ int fsgate_test_param(const char *name, const char *value, char *old,
 	}
 	close(fd);
 	return 0;
+}
+
+int fsgate_test_loop_attach(const char *img, char *dev, size_t len)
+{
+	int ctl, nr, fd, loop;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -1;
+	nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (nr < 0)
+		return -1;
+	snprintf(dev, len, "/dev/loop%d", nr);
+	fd = open(img, O_RDWR | O_CLOEXEC);
+	loop = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || loop < 0 || ioctl(loop, LOOP_SET_FD, fd) < 0) {
+		close(fd);
+		close(loop);
+		return -1;
+	}
+	close(fd);
+	close(loop);
+	return 0;
+}
+
+void fsgate_test_loop_detach(const char *dev)
+{
+	int loop = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (loop >= 0) {
+		ioctl(loop, LOOP_CLR_FD, 0);
+		close(loop);
+	}
 }

@@ -54,4 +54,13 @@ int fsgate_test_drain(int g, struct fsgate_test_tally *t);
 int fsgate_test_param(const char *name, const char *value, char *old,
 		      size_t len);
 
+/*
+ * Attach the image file @img to a free loop device, whose path goes to
+ * @dev (@len bytes). Return: 0, or -1 with errno set.
+ */
+int fsgate_test_loop_attach(const char *img, char *dev, size_t len);
+
+/* Detach the loop device @dev, if it is attached. */
+void fsgate_test_loop_detach(const char *dev);
+
 #endif /* FSGATE_UTIL_H */

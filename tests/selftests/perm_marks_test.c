@@ -153,12 +153,30 @@ TEST_F(perm, an_ignore_mask_that_survives_modify_stays)
 	close(g);
 }
 
+/*
+ * Neither the group's own process nor what it forks afterwards (its
+ * workers) is asked; a process forked before the group was made is.
+ */
 TEST_F(perm, exclude_self_does_not_ask_about_the_groups_own_process)
 {
+	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
 	struct timespec t0;
-	int g, fd;
+	int g, fd, go[2];
+	pid_t other;
+	char c;
 
+	ASSERT_EQ(0, pipe(go));
+	other = fork();
+	ASSERT_LE(0, other);
+	if (!other) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(100);
+		fd = open(self->file, O_RDONLY);
+		_exit(fd < 0 ? errno : 0);
+	}
+	close(go[0]);
 	/* Bounded, so that a failure cannot hang the test on itself. */
 	g = perm_group(FSGATE_CLASS_CONTENT | FSGATE_EXCLUDE_SELF, 2000, 2000,
 		       FSGATE_VERDICT_DENY, FSGATE_VERDICT_DEFAULT);
@@ -169,11 +187,17 @@ TEST_F(perm, exclude_self_does_not_ask_about_the_groups_own_process)
 	EXPECT_LE(0, fd);
 	close(fd);
 	EXPECT_GT(1000, ms_since(&t0));
+	/* Its worker, bounded by the group's timeout whose verdict denies. */
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(0, st.asked);
 	EXPECT_EQ(0, st.timedout);
 	/* Another process is asked. */
-	EXPECT_EQ(EPERM, open_asks(g, self->file, FSGATE_DENY));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	ASSERT_EQ(0, next_event(g, NONE_MS * 3, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_DENY));
+	EXPECT_EQ(EPERM, reap(other));
 	close(g);
 }
 
@@ -186,7 +210,7 @@ TEST_F(perm, unlimited_queue_lifts_the_pending_limit)
 	int g, i;
 
 	g = perm_group(FSGATE_CLASS_CONTENT | FSGATE_UNLIMITED_QUEUE, 2000,
-		       FSGATE_TIMEOUT_NONE, FSGATE_VERDICT_DENY,
+		       PERM_LONG_MS, FSGATE_VERDICT_DENY,
 		       FSGATE_VERDICT_DEFAULT);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));

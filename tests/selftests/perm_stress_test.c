@@ -148,7 +148,7 @@ static pid_t spawn_daemon(int kind, int ready)
 		.flags = class[kind] | FSGATE_CLOEXEC,
 		.event_f_flags = O_RDONLY | O_CLOEXEC,
 		.priority = prio[kind],
-		.timeout_ms = kind == 2 ? 50 : FSGATE_TIMEOUT_NONE,
+		.timeout_ms = kind == 2 ? 50 : PERM_LONG_MS,
 	};
 	pthread_t th[BATCH];
 	pid_t pid = fork();

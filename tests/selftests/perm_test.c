@@ -334,7 +334,7 @@ TEST_F(perm, a_closed_group_resolves_its_events_by_orphan_verdict)
 	int g;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE,
+		g = perm_group(FSGATE_CLASS_CONTENT, 2000, PERM_LONG_MS,
 			       FSGATE_VERDICT_DEFAULT, cases[i].verdict);
 		ASSERT_LE(0, g);
 		ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
@@ -362,7 +362,7 @@ TEST_F(perm, a_killed_daemon_resolves_its_events_by_orphan_verdict)
 	daemon = fork();
 	ASSERT_LE(0, daemon);
 	if (!daemon) {
-		g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE,
+		g = perm_group(FSGATE_CLASS_CONTENT, 2000, PERM_LONG_MS,
 			       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DENY);
 		if (g < 0 || perm_mark(g, FAN_OPEN_PERM, self->dir))
 			_exit(1);
@@ -465,7 +465,7 @@ TEST_F(perm, the_pending_limit_applies_the_timeout_verdict_at_once)
 
 	ASSERT_EQ(0, fsgate_test_param("max_pending_events", "1", old, sizeof(old)));
 	for (i = 0; i < 2; i++) {
-		g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE,
+		g = perm_group(FSGATE_CLASS_CONTENT, 2000, PERM_LONG_MS,
 			       cases[i].verdict, FSGATE_VERDICT_DEFAULT);
 		ASSERT_LE(0, g);
 		ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
@@ -839,7 +839,7 @@ TEST_F(perm, counters_account_for_every_access)
 	EXPECT_EQ(1, st.timedout);
 	EXPECT_EQ(0, st.pending);
 	/* /proc/fsgate/groups shows the same, after priority and marks. */
-	snprintf(want, sizeof(want), " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0\n");
+	snprintf(want, sizeof(want), " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0\n");
 	f = fopen("/proc/fsgate/groups", "re");
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f))

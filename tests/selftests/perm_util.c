@@ -97,7 +97,7 @@ int answer(int g, int fd, uint32_t response)
 
 int content_group(unsigned int priority)
 {
-	return perm_group(FSGATE_CLASS_CONTENT, priority, FSGATE_TIMEOUT_NONE,
+	return perm_group(FSGATE_CLASS_CONTENT, priority, PERM_LONG_MS,
 			  FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
 }
 
@@ -132,7 +132,7 @@ int hsm_group(unsigned int priority)
 			 FSGATE_NONBLOCK,
 		.event_f_flags = O_RDWR | O_CLOEXEC,
 		.priority = priority,
-		.timeout_ms = FSGATE_TIMEOUT_NONE,
+		.timeout_ms = PERM_LONG_MS,
 	};
 
 	return fsgate_init_ext(&init);

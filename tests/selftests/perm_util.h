@@ -11,12 +11,19 @@
 #include <time.h>
 #include <linux/fanotify.h>
 
+/*
+ * A group timeout longer than any test waits: the module's ceiling on a
+ * chain (max_chain_ms) is what ends such a wait. Unbounded waits
+ * (FSGATE_TIMEOUT_NONE) need the module's allow_unbounded_waits.
+ */
+#define PERM_LONG_MS 3600000
+
 /* A permission group with read-only event fds: class, priority, timeout
  * and verdict policies. */
 int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_ms,
 	       unsigned int timeout_verdict, unsigned int orphan_verdict);
 
-/* A content group at @priority that waits for its answers without bound. */
+/* A content group at @priority that waits for its answers PERM_LONG_MS. */
 int content_group(unsigned int priority);
 
 /* Add a filesystem mark for @mask on the filesystem of @path. */
@@ -28,7 +35,8 @@ void write_file(const char *path, const char *s);
 /* Milliseconds since @t0 (CLOCK_MONOTONIC). */
 long ms_since(const struct timespec *t0);
 
-/* A pre-content group whose event fds are writable, as an HSM needs. */
+/* A pre-content group whose event fds are writable, as an HSM needs;
+ * it waits PERM_LONG_MS. */
 int hsm_group(unsigned int priority);
 
 /* Fork a process that opens @path with @flags (and reads a byte if

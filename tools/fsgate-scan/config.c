@@ -55,6 +55,9 @@ static const char *set(const char *key, const char *value, void *arg)
 	if (!strcmp(key, "exclude_path"))
 		return conf_add_path(value, s->exclude_path, &s->nexclude_path,
 				     LIST_MAX);
+	if (!strcmp(key, "mute_exe"))
+		return conf_add_path(value, s->mute_exe, &s->nmute_exe,
+				     LIST_MAX);
 	if (!strcmp(key, "exclude_comm"))
 		return strlen(value) > 15 ? "longer than a comm (15 bytes)" :
 		       add(s->exclude_comm, &s->nexclude_comm, value);

@@ -7,15 +7,12 @@
  * deny it when a rule matches and cache clean verdicts.
  *
  * A rules reload (SIGHUP) must drop the cached verdicts: they were given
- * by the old rules. fsgate keeps a cache per group, so the reload makes
- * a new group and marks it, then removes the old group's marks, answers
- * what the old group still holds with the new rules and closes it. No
- * access goes unscanned on the way: one asked before the new group's
- * marks existed is pending in the old group and is answered by it; one
- * asked after is asked of the new group too (groups of one priority form
- * one tier, asked at once, and a tier denies if any member does), and
- * once the old group's marks are gone nothing new reaches it, so its
- * orphan verdict at close applies to nothing.
+ * by the old rules. The new rules take over under the workers' lock,
+ * then the group's cache is flushed (fsgate_cache_flush()). A worker
+ * that scanned with the old rules and answers after the flush still
+ * decides its access, but fsgate does not cache an answer to an event
+ * asked before the flush, so no verdict of the old rules outlives the
+ * reload.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/conf.h"
@@ -44,8 +40,6 @@
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 #define DEFAULT_CONFIG SYSCONFDIR "/fsgate/scan.conf"
-/* How long a retiring group may keep events: the module's default wait. */
-#define RETIRE_MS_DEFAULT 10000
 
 static const char prog[] = "fsgate-scan";
 
@@ -56,9 +50,6 @@ struct scanner {
 	struct counters count;
 	struct pool *pool;
 	struct group *cur;
-	struct group *old;		/* being retired after a reload */
-	long long retire_by;		/* ms, CLOCK_MONOTONIC */
-	int reload_wanted;
 	int sigfd;
 };
 
@@ -173,12 +164,23 @@ static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
 	}
 }
 
-static long long now_ms(void)
+/*
+ * Programs whose opens are never scanned (an updater, a backup): fsgate
+ * mutes them in the kernel, so they cost no round trip. The workers are
+ * the scanner's own threads, which FSGATE_EXCLUDE_SELF leaves out.
+ */
+static int mute_programs(int fd, const struct settings *s)
 {
-	struct timespec ts;
+	size_t i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	for (i = 0; i < s->nmute_exe; i++) {
+		if (fsgate_mute_exe(fd, s->mute_exe[i]) < 0) {
+			log_err("mute_exe %s: %s", s->mute_exe[i],
+				fsgate_strerror(FSGATE_CALL_MUTE, errno));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static struct group *group_open(const struct settings *s)
@@ -202,6 +204,11 @@ static struct group *group_open(const struct settings *s)
 		return NULL;
 	g->fd = group_watch(&init, FAN_OPEN_PERM, s->watch, s->nwatch);
 	if (g->fd < 0) {
+		free(g);
+		return NULL;
+	}
+	if (mute_programs(g->fd, s) < 0) {
+		close(g->fd);
 		free(g);
 		return NULL;
 	}
@@ -244,7 +251,7 @@ static void log_stats(struct scanner *sc)
 	struct fsgate_stats k = { 0 };
 
 	fsgate_stats(sc->cur->fd, &k);
-	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu",
+	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu, muted %llu",
 		 rules_count(sc->rules),
 		 (unsigned long long)sc->count.scanned,
 		 (unsigned long long)sc->count.clean,
@@ -253,14 +260,15 @@ static void log_stats(struct scanner *sc)
 		 (unsigned long long)sc->count.large,
 		 (unsigned long long)sc->count.excluded,
 		 (unsigned long long)k.asked, (unsigned long long)k.cached,
-		 (unsigned long long)k.timedout, (unsigned long long)k.pending);
+		 (unsigned long long)k.timedout, (unsigned long long)k.pending,
+		 (unsigned long long)k.muted);
 }
 
-/* New rules, a new group with an empty cache; the old one retires. */
+/* New rules, and the verdicts the old ones gave forgotten. */
 static void reload(struct scanner *sc)
 {
 	struct rules *fresh, *stale;
-	struct group *g;
+	int n;
 
 	log_notify("RELOADING=1");
 	fresh = rules_load(&sc->s);
@@ -275,85 +283,38 @@ static void reload(struct scanner *sc)
 	sc->rules = fresh;
 	pthread_rwlock_unlock(&sc->lock);
 	rules_free(stale);
-	g = group_open(&sc->s);
-	if (!g) {
-		/* The old group stays, cache and all: say so. */
-		log_err("reload: new rules in use, but cached verdicts were kept");
-		log_notify("READY=1");
-		return;
-	}
-	/* From now on only the new group is asked about new accesses. */
-	if (fsgate_mark(sc->cur->fd, FSGATE_MARK_FLUSH | FSGATE_MARK_FILESYSTEM,
-			0, AT_FDCWD, NULL) < 0)
-		log_warn("reload: cannot remove the old group's marks: %s",
-			 fsgate_strerror(FSGATE_CALL_MARK, errno));
-	sc->old = sc->cur;
-	sc->cur = g;
-	sc->retire_by = now_ms() + (sc->s.timeout_ms ? sc->s.timeout_ms :
-				    RETIRE_MS_DEFAULT) + 1000;
-	log_info("reloaded %u rules; cached verdicts dropped",
-		 rules_count(sc->rules));
+	/* After the swap: no scan from now on uses the old rules. */
+	n = fsgate_cache_flush(sc->cur->fd, -1);
+	if (n < 0)
+		log_err("reload: new rules in use, but cached verdicts were kept: %s",
+			fsgate_strerror(FSGATE_CALL_CACHE_FLUSH, errno));
+	else
+		log_info("reloaded %u rules; cached verdicts of %d files dropped",
+			 rules_count(sc->rules), n);
 	log_notify("READY=1");
-}
-
-/* Close the retiring group once nothing of it is left to answer. */
-static void retire(struct scanner *sc)
-{
-	struct fsgate_stats k;
-
-	if (!sc->old)
-		return;
-	if (now_ms() < sc->retire_by) {
-		if (atomic_load(&sc->old->busy))
-			return;
-		if (fsgate_stats(sc->old->fd, &k) == 0 && (k.pending || k.queued))
-			return;
-	} else {
-		log_warn("the group of the rules before the reload still had events: closed");
-		while (atomic_load(&sc->old->busy))
-			usleep(1000);
-	}
-	close(sc->old->fd);
-	free(sc->old);
-	sc->old = NULL;
-	if (sc->reload_wanted) {
-		sc->reload_wanted = 0;
-		reload(sc);
-	}
 }
 
 /* 0 when stopped by a signal, EXIT_RUNTIME when fsgate failed. */
 static int serve(struct scanner *sc)
 {
 	struct signalfd_siginfo si;
-	struct pollfd pfd[3];
-	int n;
+	struct pollfd pfd[2];
 
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = sc->sigfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sc->cur->fd, .events = POLLIN };
-		n = 2;
-		if (sc->old)
-			pfd[n++] = (struct pollfd){ .fd = sc->old->fd,
-						    .events = POLLIN };
-		if (poll(pfd, n, sc->old ? 50 : -1) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
 			log_err("poll: %s", strerror(errno));
 			return EXIT_RUNTIME;
 		}
 		if (pfd[1].revents && drain(sc, sc->cur) < 0)
 			return EXIT_RUNTIME;
-		if (n == 3 && pfd[2].revents && drain(sc, sc->old) < 0)
-			return EXIT_RUNTIME;
-		retire(sc);
 		if (!(pfd[0].revents & POLLIN) ||
 		    read(sc->sigfd, &si, sizeof(si)) != sizeof(si))
 			continue;
 		switch (si.ssi_signo) {
 		case SIGHUP:
-			if (sc->old)
-				sc->reload_wanted = 1;
-			else
-				reload(sc);
+			reload(sc);
 			break;
 		case SIGUSR1:
 			log_stats(sc);
@@ -412,8 +373,6 @@ int main(int argc, char **argv)
 	log_notify("STOPPING=1");
 	/* Workers answer what they hold; unread events get the orphan verdict. */
 	pool_stop(sc.pool);
-	if (sc.old)
-		close(sc.old->fd);
 	close(sc.cur->fd);
 	rules_free(sc.rules);
 	rules_exit();

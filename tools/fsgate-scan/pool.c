@@ -182,7 +182,6 @@ static void answer(struct pool *p, struct job *j, uint32_t response)
 		log_warn("answer not taken: %s",
 			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
 	close(j->fd);
-	atomic_fetch_sub(&j->group->busy, 1);
 	free(j);
 }
 
@@ -261,7 +260,6 @@ void pool_submit(struct pool *p, struct group *g,
 		return;
 	}
 	*j = (struct job){ .group = g, .fd = ev->fd, .pid = ev->pid };
-	atomic_fetch_add(&g->busy, 1);
 	pthread_mutex_lock(&p->mutex);
 	*p->tail = j;
 	p->tail = &j->next;

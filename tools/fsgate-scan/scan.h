@@ -25,6 +25,8 @@ struct settings {
 	size_t nexclude_path;
 	const char *exclude_comm[LIST_MAX];
 	size_t nexclude_comm;
+	const char *mute_exe[LIST_MAX];	/* programs fsgate mutes */
+	size_t nmute_exe;
 	unsigned int priority;
 	unsigned int threads;
 	uint64_t max_size;
@@ -56,10 +58,9 @@ unsigned int rules_count(const struct rules *r);
 int rules_scan(struct rules *r, const void *buf, size_t len, char *match,
 	       size_t matchlen);
 
-/* A listener group and the events of it that workers still hold. */
+/* The listener group the workers answer. */
 struct group {
 	int fd;
-	atomic_int busy;	/* events read and not yet answered */
 };
 
 /* What the workers count, for the statistics. */

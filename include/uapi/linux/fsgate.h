@@ -50,7 +50,13 @@
 #define FSGATE_VERDICT_ALLOW		1	/* FAN_ALLOW */
 #define FSGATE_VERDICT_DENY		2	/* FAN_DENY */
 
-/* timeout_ms: 0 takes the module's default_timeout_ms. */
+/*
+ * timeout_ms: 0 takes the module's default_timeout_ms. Any wait also ends
+ * at the module's max_chain_ms, the ceiling on one access's whole chain.
+ * FSGATE_TIMEOUT_NONE waits without bound, and lifts the ceiling for the
+ * accesses the group is asked about; FSGATE_IOC_INIT refuses it (EPERM)
+ * unless the module's allow_unbounded_waits is set.
+ */
 #define FSGATE_TIMEOUT_DEFAULT		0
 #define FSGATE_TIMEOUT_NONE		0xffffffff	/* wait without bound */
 
@@ -152,7 +158,8 @@ struct fsgate_mark {
 
 /**
  * struct fsgate_stats - argument of %FSGATE_IOC_STATS, filled by fsgate
- * @marks: objects the group has marks or ignore masks on
+ * @marks: objects the group has marks or ignore masks on; cached verdicts
+ *	are not marks
  * @queued: events waiting to be read, permission events included
  * @delivered: events read since the group was made
  * @overflows: times the queue was full and events were dropped
@@ -160,16 +167,27 @@ struct fsgate_mark {
  * @asked: permission events the group was asked, overflows included
  * @answered: permission events the group answered
  * @denied: of those, answered with a deny
- * @timedout: permission events resolved by the group's timeout verdict
+ * @timedout: permission events resolved by the group's timeout verdict:
+ *	not answered within the group's timeout or the chain's ceiling
+ *	(max_chain_ms), or not asked because the ceiling had passed
  * @orphaned: permission events resolved by the group's orphan verdict
  * @cancelled: permission events withdrawn because the waiting process
- *	was killed
+ *	was killed, or another group of the same tier denied the access
  * @perm_overflows: permission events resolved at once by the timeout
  *	verdict because max_pending_events were pending already
  * @cached: accesses decided from the group's verdict cache, not asked
  * @unopened: permission events denied (%EPERM) because read() could not
  *	open their fd (%EMFILE, %ETXTBSY for a writable fd on a running
  *	program, ...): the group could not judge the access
+ * @cache_entries: files the group has cached verdicts on now, at most
+ *	the module's max_cached_verdicts (whatever FSGATE_UNLIMITED_MARKS
+ *	says); not counted in @marks
+ * @cache_evictions: cached verdicts evicted, least recently used first,
+ *	to make room for new ones
+ * @cache_flushes: %FSGATE_IOC_FLUSH_CACHE requests the group made
+ * @muted: events the group was neither told of nor asked because of its
+ *	mutes (%FSGATE_IOC_MUTE); permission events among them are
+ *	decided without it
  * @reserved: zero, for counters to come
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
@@ -191,6 +209,10 @@ struct fsgate_stats {
 	__u64 perm_overflows;
 	__u64 cached;
 	__u64 unopened;
+	__u64 cache_entries;
+	__u64 cache_evictions;
+	__u64 cache_flushes;
+	__u64 muted;
 	__u64 reserved[2];
 };
 
@@ -207,5 +229,113 @@ struct fsgate_stats {
 
 /* ioctl(group fd, FSGATE_IOC_STATS, struct fsgate_stats *) returns 0. */
 #define FSGATE_IOC_STATS	_IOR(FSGATE_IOC_MAGIC, 0x03, struct fsgate_stats)
+
+/* Flags of struct fsgate_cache_flush. */
+#define FSGATE_FLUSH_FILE		0x00000001	/* only @fd's file */
+#define FSGATE_FLUSH_FLAGS		FSGATE_FLUSH_FILE
+
+/**
+ * struct fsgate_cache_flush - argument of %FSGATE_IOC_FLUSH_CACHE
+ * @flags: 0 to drop every verdict the group has cached, or
+ *	%FSGATE_FLUSH_FILE to drop only those on the file of @fd
+ * @fd: with %FSGATE_FLUSH_FILE, an open fd of the file (an event's fd,
+ *	or any other, O_PATH included); otherwise 0
+ * @reserved: must be zero
+ *
+ * Once the ioctl returns, every later access the group caches a verdict
+ * for is asked of it again, and no answer to an event asked before the
+ * flush is cached (it still decides its access).
+ */
+struct fsgate_cache_flush {
+	__u32 flags;
+	__s32 fd;
+	__u64 reserved[3];
+};
+
+/*
+ * ioctl(group fd, FSGATE_IOC_FLUSH_CACHE, struct fsgate_cache_flush *)
+ * returns how many files had verdicts of the group cached that were
+ * dropped.
+ */
+#define FSGATE_IOC_FLUSH_CACHE	_IOW(FSGATE_IOC_MAGIC, 0x20, \
+				     struct fsgate_cache_flush)
+
+/*
+ * Muting: the accesses a group is neither told of nor asked about,
+ * decided in the kernel before any event is made. Kinds of entry:
+ */
+#define FSGATE_MUTE_PROCESS	1	/* @id: a process (tgid) */
+#define FSGATE_MUTE_EXE		2	/* @dev, @id: a program's file */
+#define FSGATE_MUTE_UID		3	/* @id: an effective uid */
+#define FSGATE_MUTE_CGROUP	4	/* @id: a cgroup v2 and those below */
+
+/* Flags of struct fsgate_mute_entry. */
+#define FSGATE_MUTE_DESCENDANTS	0x00000001	/* PROCESS: and what it forks */
+#define FSGATE_MUTE_ENTRY_FLAGS	FSGATE_MUTE_DESCENDANTS
+
+/**
+ * struct fsgate_mute_entry - one entry of a group's mutes
+ * @type: FSGATE_MUTE_*
+ * @flags: %FSGATE_MUTE_DESCENDANTS for a process: the processes it forks
+ *	from the moment the entry is added, and theirs, match too
+ * @id: the tgid in the caller's pid namespace; the inode number of the
+ *	program (as st_ino); the uid in the caller's user namespace; or
+ *	the cgroup id (the cgroup2 directory's st_ino, or its file handle)
+ * @dev: for %FSGATE_MUTE_EXE, the program's device (as st_dev); else 0
+ * @reserved: must be zero
+ */
+struct fsgate_mute_entry {
+	__u32 type;
+	__u32 flags;
+	__u64 id;
+	__u64 dev;
+	__u64 reserved;
+};
+
+/* Operations of struct fsgate_mute. */
+#define FSGATE_MUTE_ADD		1	/* add @entry */
+#define FSGATE_MUTE_REMOVE	2	/* remove @entry */
+#define FSGATE_MUTE_CLEAR	3	/* remove every entry */
+#define FSGATE_MUTE_LIST	4	/* copy entries out, see @count */
+#define FSGATE_MUTE_SET_MODE	5	/* set @mode */
+
+/* Modes of a group's mutes. */
+#define FSGATE_MUTE_MODE_MUTE	0	/* the entries are not seen */
+#define FSGATE_MUTE_MODE_ONLY	1	/* only the entries are seen */
+
+/* The first size of struct fsgate_mute; a later, longer one has its own. */
+#define FSGATE_MUTE_SIZE_VER0	80
+
+/**
+ * struct fsgate_mute - argument of %FSGATE_IOC_MUTE
+ * @size: sizeof(struct fsgate_mute) as the caller knows it
+ *	(%FSGATE_MUTE_SIZE_VER0 or more; bytes fsgate does not know must
+ *	be zero)
+ * @op: FSGATE_MUTE_ADD, _REMOVE, _CLEAR, _LIST or _SET_MODE
+ * @mode: for %FSGATE_MUTE_SET_MODE, FSGATE_MUTE_MODE_*; set by
+ *	%FSGATE_MUTE_LIST to the group's mode; otherwise 0
+ * @count: for %FSGATE_MUTE_LIST, room in @entries, then set to how many
+ *	entries the group has (more than were copied if there was no
+ *	room for all); otherwise 0
+ * @entries: for %FSGATE_MUTE_LIST, userspace pointer to @count struct
+ *	fsgate_mute_entry; otherwise 0
+ * @entry: the entry to add or remove; otherwise zero
+ * @reserved: must be zero
+ */
+struct fsgate_mute {
+	__u32 size;
+	__u32 op;
+	__u32 mode;
+	__u32 count;
+	__u64 entries;
+	struct fsgate_mute_entry entry;
+	__u64 reserved[3];
+};
+
+/*
+ * ioctl(group fd, FSGATE_IOC_MUTE, struct fsgate_mute *) returns 0; with
+ * %FSGATE_MUTE_LIST it writes @mode and @count back.
+ */
+#define FSGATE_IOC_MUTE		_IOWR(FSGATE_IOC_MAGIC, 0x21, struct fsgate_mute)
 
 #endif /* _UAPI_LINUX_FSGATE_H */

@@ -29,16 +29,18 @@ wait_text() {
 	done
 }
 
-# need PROGRAM...: the real programs a scenario runs. A missing one ends
-# the scenario as a skip ("1..0 # SKIP", exit 4), counted as skipped; when
-# FSGATE_REQUIRE_PROGS=1 (tests/check sets it in CI and once `make deps`
-# ran, which installs them) it ends it as a failure instead.
+# need PROGRAM...: the programs a scenario runs, real ones (fatrace,
+# clamd...) and fsgate's own (fsgatectl, the examples...). A missing one
+# ends the scenario as a skip ("1..0 # SKIP", exit 4), counted as
+# skipped; when FSGATE_REQUIRE_PROGS=1 (tests/check sets it in CI and
+# once `make deps` ran, which installs the real ones) it ends it as a
+# failure instead.
 need() {
 	for prog; do
 		command -v "$prog" >/dev/null && continue
 		if [ "${FSGATE_REQUIRE_PROGS:-0}" = 1 ]; then
 			echo "1..1"
-			echo "not ok 1 $prog is in the guest (make deps installs it)"
+			echo "not ok 1 $prog is in the guest (make userspace builds fsgate's, make deps installs the others)"
 			exit 1
 		fi
 		echo "1..0 # SKIP $prog is not in the guest"

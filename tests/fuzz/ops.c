@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsgate-fuzz: the operations, one small function each, and their table
+ * (fz_ops, at the end, with weights). An operation picks its arguments
+ * from the thread's random stream, mostly valid and sometimes not, makes
+ * its call and checks the result with fz_check(): success, or one of the
+ * errnos the ABI documents for what it did. A new ioctl or flag is one
+ * more function and one more line in the table.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fsgate.h>
+
+#include "fuzz.h"
+
+/* The scratch tree: what marks and accesses name, relative to the root. */
+static const char *const fz_names[] = {
+	"", "f0", "f1", "f2", "f3", "d0", "d0/f0", "d0/f1", "d0/sub",
+	"d0/sub/f0", "d1", "d1/f0", "l0", "l1", "l2", "p0", "n0", "n1", "exe",
+	"m0", "m0/f0", "m0/d0", "b0", "b0/f0", "t0", "new0", "new1",
+};
+/* Objects elsewhere in the guest: other filesystems, procfs, devices. */
+static const char *const fz_elsewhere[] = {
+	"/proc", "/proc/self/status", "/dev/null", "/tmp", "/sys/module/fsgate",
+	"/dev/fsgate", "/",
+};
+
+static void fz_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd >= 0) {
+		if (write(fd, s, strlen(s)) < 0)
+			perror(path);
+		close(fd);
+	}
+}
+
+static void fz_copy(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+}
+
+void fz_tree_make(const char *root)
+{
+	char p[256];
+	unsigned int i;
+
+	if (chdir(root))
+		return;
+	for (i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "f%u", i);
+		fz_write_file(p, "fsgate fuzz\n");
+	}
+	mkdir("d0", 0755);
+	mkdir("d0/sub", 0755);
+	mkdir("d1", 0755);
+	mkdir("m0", 0755);
+	mkdir("b0", 0755);
+	fz_write_file("d0/f0", "d0 f0\n");
+	fz_write_file("d0/f1", "d0 f1\n");
+	fz_write_file("d0/sub/f0", "sub f0\n");
+	fz_write_file("d1/f0", "d1 f0\n");
+	fz_write_file("t0", "to truncate\n");
+	if (symlink("f0", "l0") || symlink("d0", "l1") || symlink("gone", "l2"))
+		perror("symlink");
+	if (mkfifo("p0", 0644))
+		perror("mkfifo");
+	if (mknod("n0", S_IFCHR | 0666, makedev(1, 3)) ||
+	    mknod("n1", S_IFCHR | 0666, makedev(1, 5)))
+		perror("mknod");
+	fz_copy("/bin/busybox", "exe");
+}
+
+const char *fz_object(struct fz *fz, char *buf, size_t len)
+{
+	if (fz_chance(fz, 8))
+		snprintf(buf, len, "%s", FZ_PICK(fz, fz_elsewhere));
+	else
+		snprintf(buf, len, "%s/%s", fz->sh->root, FZ_PICK(fz, fz_names));
+	return buf;
+}
+
+/* --- groups --- */
+
+static void op_group_init(struct fz *fz)
+{
+	static const unsigned int classes[] = {
+		FSGATE_CLASS_NOTIF, FSGATE_CLASS_CONTENT,
+		FSGATE_CLASS_PRE_CONTENT,
+	};
+	static const unsigned int prios[] = {
+		FSGATE_PRIORITY_DEFAULT, 0, 1, 1000, 2000, 2000, 3000, 65535,
+	};
+	static const unsigned int timeouts[] = {
+		FSGATE_TIMEOUT_DEFAULT, 1, 50, 300, FZ_TIMEOUT_MAX_MS,
+	};
+	static const unsigned int ev_flags[] = {
+		O_RDONLY, O_RDONLY | O_LARGEFILE, O_RDONLY | O_CLOEXEC,
+		O_RDWR, O_WRONLY, O_RDONLY | O_NONBLOCK | O_NOATIME,
+	};
+	struct fsgate_init init = {
+		.flags = FZ_PICK(fz, classes) |
+			 (fz_chance(fz, 30) ? FSGATE_CLOEXEC : 0) |
+			 (fz_chance(fz, 50) ? FSGATE_NONBLOCK : 0) |
+			 (fz_chance(fz, 10) ? FSGATE_UNLIMITED_QUEUE : 0) |
+			 (fz_chance(fz, 10) ? FSGATE_UNLIMITED_MARKS : 0) |
+			 (fz_chance(fz, 20) ? FSGATE_REPORT_TID : 0) |
+			 (fz_chance(fz, 20) ? FSGATE_EXCLUDE_SELF : 0),
+		.event_f_flags = FZ_PICK(fz, ev_flags),
+		.priority = FZ_PICK(fz, prios),
+		.timeout_ms = FZ_PICK(fz, timeouts),
+		.timeout_verdict = fz_below(fz, 3),
+		.orphan_verdict = fz_below(fz, 3),
+	};
+	unsigned int i;
+	int g, old;
+
+	g = ioctl(fz->proc->dev, FSGATE_IOC_INIT, &init);
+	fz_check(fz, "FSGATE_IOC_INIT", g, FZ_ERRNOS(EMFILE, ENFILE, ENOMEM));
+	if (g < 0)
+		return;
+	pthread_rwlock_wrlock(&fz->proc->slots_lock);
+	i = fz_below(fz, FZ_SLOTS);
+	old = fz->proc->slots[i];
+	fz->proc->slots[i] = g;
+	fz->proc->slot_flags[i] = init.flags;
+	pthread_rwlock_unlock(&fz->proc->slots_lock);
+	if (old >= 0)
+		close(old);
+}
+
+/* One field wrong at a time: EINVAL, and no group. */
+static void op_group_init_bad(struct fz *fz)
+{
+	struct fsgate_init init = { .flags = FSGATE_CLASS_CONTENT };
+	int g;
+
+	switch (fz_below(fz, 8)) {
+	case 0: init.flags = FSGATE_CLASS_MASK; break;
+	case 1: init.flags |= 1U << (6 + fz_below(fz, 2)); break;
+	case 2: init.event_f_flags = O_ACCMODE; break;
+	case 3: init.event_f_flags = O_CREAT; break;
+	case 4: init.priority = FSGATE_PRIORITY_MAX + 1 + fz_below(fz, 1000); break;
+	case 5: init.timeout_verdict = 3 + fz_below(fz, 100); break;
+	case 6: init.orphan_verdict = 3 + fz_below(fz, 100); break;
+	default: init.reserved[fz_below(fz, 5)] = fz_rand(fz) | 1; break;
+	}
+	g = ioctl(fz->proc->dev, FSGATE_IOC_INIT,
+		  fz_chance(fz, 10) ? (void *)8 : (void *)&init);
+	if (g >= 0) {
+		fz_fail(fz, "a bad struct fsgate_init made a group");
+		close(g);
+		return;
+	}
+	fz_check(fz, "FSGATE_IOC_INIT (bad)", g, FZ_ERRNOS(EINVAL, EFAULT));
+}
+
+static void op_group_close(struct fz *fz)
+{
+	unsigned int i = fz_below(fz, FZ_SLOTS);
+	int g;
+
+	pthread_rwlock_wrlock(&fz->proc->slots_lock);
+	g = fz->proc->slots[i];
+	fz->proc->slots[i] = -1;
+	pthread_rwlock_unlock(&fz->proc->slots_lock);
+	if (g >= 0 && close(g))
+		fz_fail(fz, "close of a group fd: %s", strerror(errno));
+}
+
+/* A dup takes another slot: the group lives until its last fd closes. */
+static void op_group_dup(struct fz *fz)
+{
+	unsigned int i = fz_below(fz, FZ_SLOTS), j = fz_below(fz, FZ_SLOTS);
+	int d = -1, old = -1;
+
+	pthread_rwlock_wrlock(&fz->proc->slots_lock);
+	if (fz->proc->slots[i] >= 0 && i != j) {
+		d = fz_chance(fz, 50) ? dup(fz->proc->slots[i]) :
+			fcntl(fz->proc->slots[i], F_DUPFD_CLOEXEC, 0);
+		if (d >= 0) {
+			old = fz->proc->slots[j];
+			fz->proc->slots[j] = d;
+			fz->proc->slot_flags[j] = fz->proc->slot_flags[i];
+		}
+	}
+	pthread_rwlock_unlock(&fz->proc->slots_lock);
+	if (old >= 0)
+		close(old);
+}
+
+/* --- marks --- */
+
+static uint64_t fz_mask(struct fz *fz, bool perm)
+{
+	static const uint64_t bits[] = {
+		FAN_ACCESS, FAN_MODIFY, FAN_CLOSE_WRITE, FAN_CLOSE_NOWRITE,
+		FAN_OPEN, FAN_OPEN_EXEC, FAN_OPEN_PERM, FAN_ACCESS_PERM,
+		FAN_OPEN_EXEC_PERM, FAN_ONDIR, FAN_EVENT_ON_CHILD,
+	};
+	uint64_t m = 0;
+	unsigned int n = 1 + fz_below(fz, 4);
+
+	while (n--)
+		m |= FZ_PICK(fz, bits);
+	if (!perm)
+		m &= ~(uint64_t)FSGATE_PERM_EVENTS;
+	return m;
+}
+
+static void fz_mark(struct fz *fz, unsigned int action)
+{
+	static const unsigned int types[] = {
+		FSGATE_MARK_INODE, FSGATE_MARK_INODE, FSGATE_MARK_MOUNT,
+		FSGATE_MARK_FILESYSTEM,
+	};
+	unsigned int flags = action | FZ_PICK(fz, types), slot;
+	char path[256];
+	const char *name = NULL;
+	int g, dirfd = AT_FDCWD, objfd = -1;
+	uint64_t mask;
+	long ret;
+
+	g = fz_slot_get(fz, &slot);
+	if (g < 0)
+		return;
+	mask = fz_mask(fz, (fz->proc->slot_flags[slot] & FSGATE_CLASS_MASK) !=
+			   FSGATE_CLASS_NOTIF || fz_chance(fz, 5));
+	if (fz_chance(fz, 10))
+		flags |= FSGATE_MARK_DONT_FOLLOW;
+	if (fz_chance(fz, 10))
+		flags |= FSGATE_MARK_ONLYDIR;
+	if (fz_chance(fz, 15)) {
+		flags |= FSGATE_MARK_IGNORED_MASK;
+		if (fz_chance(fz, 50))
+			flags |= FSGATE_MARK_IGNORED_SURV_MODIFY;
+	}
+	fz_object(fz, path, sizeof(path));
+	switch (fz_below(fz, 10)) {
+	case 0:
+		/* The object of an fd, as fanotify_mark(2) with no pathname. */
+		objfd = open(path, O_PATH);
+		dirfd = objfd;
+		break;
+	case 1:
+		/* Relative to the scratch tree, the cwd. */
+		name = strrchr(path, '/') + 1;
+		if (!*name)
+			name = ".";
+		break;
+	case 2:
+		break;	/* AT_FDCWD alone: the current directory */
+	default:
+		name = path;
+	}
+	ret = fsgate_mark(g, flags, mask, dirfd, name);
+	fz_check(fz, "FSGATE_IOC_MARK", ret,
+		 FZ_ERRNOS(EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC, ENOMEM,
+			   EACCES, ELOOP));
+	fz_slot_put(fz);
+	if (objfd >= 0)
+		close(objfd);
+}
+
+static void op_mark_add(struct fz *fz)
+{
+	fz_mark(fz, FSGATE_MARK_ADD);
+}
+
+static void op_mark_remove(struct fz *fz)
+{
+	fz_mark(fz, FSGATE_MARK_REMOVE);
+}
+
+static void op_mark_flush(struct fz *fz)
+{
+	static const unsigned int types[] = {
+		FSGATE_MARK_INODE, FSGATE_MARK_MOUNT, FSGATE_MARK_FILESYSTEM,
+	};
+	int g = fz_slot_get(fz, NULL);
+
+	if (g < 0)
+		return;
+	fz_check(fz, "FSGATE_IOC_MARK flush",
+		 fsgate_mark(g, FSGATE_MARK_FLUSH | FZ_PICK(fz, types), 0, 0,
+			     NULL), FZ_ERRNOS(ENOMEM));
+	fz_slot_put(fz);
+}
+
+/* Requests the ABI refuses: EINVAL (or EFAULT), and nothing changes. */
+static void op_mark_bad(struct fz *fz)
+{
+	struct fsgate_mark m = {
+		.flags = FSGATE_MARK_ADD | FSGATE_MARK_INODE,
+		.dirfd = AT_FDCWD,
+		.mask = FAN_OPEN,
+		.pathname = (uintptr_t)fz->sh->root,
+	};
+	void *arg = &m;
+	int g = fz_slot_get(fz, NULL);
+	long ret;
+
+	if (g < 0)
+		return;
+	switch (fz_below(fz, 9)) {
+	case 0: m.flags |= FSGATE_MARK_REMOVE; break;
+	case 1: m.flags |= FSGATE_MARK_MOUNT | FSGATE_MARK_FILESYSTEM; break;
+	case 2: m.mask = 0; break;
+	case 3: m.mask = 1ULL << (32 + fz_below(fz, 32)); break;
+	case 4: m.flags |= FSGATE_MARK_IGNORED_SURV_MODIFY; break;
+	case 5: m.reserved[fz_below(fz, 4)] = 1; break;
+	case 6: m.flags = 0x80000000U | FSGATE_MARK_ADD; break;
+	case 7: m.pathname = 8; break;
+	default: arg = (void *)8; break;
+	}
+	ret = ioctl(g, FSGATE_IOC_MARK, arg);
+	if (ret == 0)
+		fz_fail(fz, "a bad struct fsgate_mark was taken (flags 0x%x mask 0x%llx)",
+			m.flags, (unsigned long long)m.mask);
+	fz_check(fz, "FSGATE_IOC_MARK (bad)", ret, FZ_ERRNOS(EINVAL, EFAULT));
+	fz_slot_put(fz);
+}
+
+/* --- reading and answering --- */
+
+static void fz_stash(struct fz *fz, int g, int fd)
+{
+	unsigned int i = fz_below(fz, FZ_STASH);
+
+	if (fz->stash_fd[i] >= 0)
+		close(fz->stash_fd[i]);
+	fz->stash_fd[i] = fd;
+	fz->stash_group[i] = g;
+}
+
+/* Check each record of a read; answer, keep or drop its event. */
+static void fz_records(struct fz *fz, int g, const char *buf, ssize_t len,
+		       size_t count)
+{
+	const struct fanotify_event_metadata *e;
+	struct fanotify_response r;
+	ssize_t off;
+
+	if (len % FAN_EVENT_METADATA_LEN || (size_t)len > count) {
+		fz_fail(fz, "read returned %zd for %zu bytes", len, count);
+		return;
+	}
+	for (off = 0; off < len; off += FAN_EVENT_METADATA_LEN) {
+		e = (const void *)(buf + off);
+		if (e->event_len != FAN_EVENT_METADATA_LEN ||
+		    e->vers != FANOTIFY_METADATA_VERSION ||
+		    e->metadata_len != FAN_EVENT_METADATA_LEN ||
+		    !e->mask || (e->mask & ~(uint64_t)(FSGATE_EVENTS | FAN_ONDIR |
+						      FAN_Q_OVERFLOW)) ||
+		    (e->fd < 0 && e->fd != FAN_NOFD) ||
+		    ((e->mask & FAN_Q_OVERFLOW) && e->fd != FAN_NOFD)) {
+			fz_fail(fz, "a bad record: len %u vers %u mask 0x%llx fd %d",
+				e->event_len, e->vers,
+				(unsigned long long)e->mask, e->fd);
+			continue;
+		}
+		if (e->fd < 0)
+			continue;
+		if (!(e->mask & FSGATE_PERM_EVENTS) || fz_chance(fz, 10)) {
+			close(e->fd);
+		} else if (fz_chance(fz, 30)) {
+			fz_stash(fz, g, e->fd);
+		} else {
+			r.fd = e->fd;
+			r.response = fz_response(fz);
+			fz_check(fz, "write of an answer",
+				 write(g, &r, sizeof(r)), FZ_ERRNOS(ENOENT));
+			close(e->fd);
+		}
+	}
+}
+
+static size_t fz_read_size(struct fz *fz)
+{
+	static const size_t sizes[] = {
+		0, 1, FAN_EVENT_METADATA_LEN - 1, FAN_EVENT_METADATA_LEN,
+		FAN_EVENT_METADATA_LEN + 1, 2 * FAN_EVENT_METADATA_LEN, 1000,
+		4096,
+	};
+
+	return FZ_PICK(fz, sizes);
+}
+
+static void fz_read_and_check(struct fz *fz, int g)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	size_t count = fz_read_size(fz);
+	ssize_t len;
+
+	len = read(g, buf, count);
+	fz_check(fz, "read", len,
+		 FZ_ERRNOS(EAGAIN, EINVAL, EINTR, EMFILE, ENFILE, ETXTBSY,
+			   EISDIR, EACCES, EPERM, ENXIO, EROFS, ENOENT,
+			   EWOULDBLOCK));
+	if (len < 0) {
+		if (errno == EINVAL && count >= FAN_EVENT_METADATA_LEN)
+			fz_fail(fz, "read of %zu bytes: EINVAL", count);
+		return;
+	}
+	fz_records(fz, g, buf, len, count);
+}
+
+/* Read what is there; on a blocking group only after poll says so. */
+static void op_read_nonblock(struct fz *fz)
+{
+	struct pollfd pfd;
+	int g = fz_slot_get(fz, NULL);
+
+	if (g < 0)
+		return;
+	pfd = (struct pollfd){ .fd = g, .events = POLLIN };
+	if (poll(&pfd, 1, fz_below(fz, 30)) > 0 || fz_chance(fz, 5)) {
+		if (fcntl(g, F_GETFL) & O_NONBLOCK)
+			fz_read_and_check(fz, g);
+		else if (fz_chance(fz, 50)) {
+			/* A blocking read, which a timer interrupts. */
+			timer_t t;
+			struct sigevent sev = {
+				.sigev_notify = SIGEV_THREAD_ID,
+				.sigev_signo = SIGUSR1,
+			};
+			struct itimerspec its = {
+				.it_value.tv_nsec = 50000000,
+				/* again, should the read start late */
+				.it_interval.tv_nsec = 50000000,
+			};
+
+			sev._sigev_un._tid = gettid();
+			if (timer_create(CLOCK_MONOTONIC, &sev, &t) == 0) {
+				timer_settime(t, 0, &its, NULL);
+				fz_read_and_check(fz, g);
+				timer_delete(t);
+			}
+		}
+	}
+	fz_slot_put(fz);
+}
+
+static void op_read_epoll(struct fz *fz)
+{
+	struct epoll_event ev[4];
+	unsigned int slot;
+	int g, n, i;
+
+	if (fz->epfd < 0)
+		fz->epfd = epoll_create1(EPOLL_CLOEXEC);
+	g = fz_slot_get(fz, &slot);
+	if (g < 0)
+		return;
+	ev[0] = (struct epoll_event){ .events = EPOLLIN, .data.fd = g };
+	if (epoll_ctl(fz->epfd, EPOLL_CTL_ADD, g, &ev[0]) && errno != EEXIST)
+		fz_fail(fz, "epoll_ctl of a group fd: %s", strerror(errno));
+	n = epoll_wait(fz->epfd, ev, 4, fz_below(fz, 20));
+	for (i = 0; i < n; i++)
+		if (ev[i].data.fd == g && (fcntl(g, F_GETFL) & O_NONBLOCK))
+			fz_read_and_check(fz, g);
+	if (fz_chance(fz, 20))
+		epoll_ctl(fz->epfd, EPOLL_CTL_DEL, g, NULL);
+	fz_slot_put(fz);
+}
+
+/* Answer a kept event, now (maybe late, maybe twice). */
+static void op_answer_stash(struct fz *fz)
+{
+	unsigned int i = fz_below(fz, FZ_STASH), s;
+	struct fanotify_response r[2];
+	int g = -1;
+
+	if (fz->stash_fd[i] < 0)
+		return;
+	/* The group it came from, if this process still has its fd. */
+	pthread_rwlock_rdlock(&fz->proc->slots_lock);
+	for (s = 0; s < FZ_SLOTS; s++)
+		if (fz->proc->slots[s] == fz->stash_group[i])
+			g = fz->stash_group[i];
+	if (g >= 0) {
+		r[0].fd = r[1].fd = fz->stash_fd[i];
+		r[0].response = r[1].response = fz_response(fz);
+		/* Two answers to one event in one write: ENOENT, none taken. */
+		fz_check(fz, "write of answers", write(g, r,
+			 fz_chance(fz, 20) ? sizeof(r) : sizeof(r[0])),
+			 FZ_ERRNOS(ENOENT, EINVAL));
+		if (fz_chance(fz, 20))
+			fz_check(fz, "write of a stale answer",
+				 write(g, r, sizeof(r[0])), FZ_ERRNOS(ENOENT));
+	}
+	fz_slot_put(fz);
+	close(fz->stash_fd[i]);
+	fz->stash_fd[i] = -1;
+}
+
+/* Responses the ABI refuses: each whole write is EINVAL, ENOENT or EFAULT. */
+static void op_write_garbage(struct fz *fz)
+{
+	struct fanotify_response r[4];
+	size_t len = sizeof(r[0]);
+	unsigned int i;
+	int g = fz_slot_get(fz, NULL);
+	long ret;
+
+	if (g < 0)
+		return;
+	for (i = 0; i < 4; i++) {
+		r[i].fd = fz_chance(fz, 50) ? (int)fz_below(fz, 64) :
+			  (int)fz_rand(fz);
+		r[i].response = fz_chance(fz, 50) ? (uint32_t)fz_rand(fz) :
+				fz_response(fz);
+	}
+	switch (fz_below(fz, 5)) {
+	case 0: len = 0; break;
+	case 1: len = 1 + fz_below(fz, sizeof(r) - 1); break;
+	case 2: len = sizeof(r); break;
+	case 3: len = (FSGATE_RESPONSE_MAX + 1) * sizeof(r[0]); break;
+	default: break;
+	}
+	if (len > sizeof(r)) {
+		/* Too many responses: EINVAL, whatever they hold. */
+		void *many = calloc(1, len);
+
+		ret = many ? write(g, many, len) : 0;
+		free(many);
+	} else
+		ret = write(g, fz_chance(fz, 10) ? (void *)8 : (void *)r, len);
+	fz_check(fz, "write of garbage", ret,
+		 FZ_ERRNOS(EINVAL, ENOENT, EFAULT));
+	fz_slot_put(fz);
+}
+
+/* --- ioctls and files --- */
+
+static void op_stats(struct fz *fz)
+{
+	struct fsgate_stats st;
+	int g = fz_slot_get(fz, NULL), n;
+
+	if (g < 0)
+		return;
+	if (fsgate_stats(g, &st))
+		fz_fail(fz, "FSGATE_IOC_STATS: %s", strerror(errno));
+	else if (st.denied > st.answered)
+		fz_fail(fz, "stats: denied %llu > answered %llu",
+			(unsigned long long)st.denied,
+			(unsigned long long)st.answered);
+	if (ioctl(g, FIONREAD, &n) || n < 0 || n % FAN_EVENT_METADATA_LEN)
+		fz_fail(fz, "FIONREAD: %d (%s)", n, strerror(errno));
+	fz_slot_put(fz);
+}
+
+static void op_ioctl_bad(struct fz *fz)
+{
+	static const unsigned long cmds[] = {
+		FSGATE_IOC_STATS, FSGATE_IOC_MARK, FSGATE_IOC_INIT, FIONREAD,
+		_IOR(0xF5, 0x7f, int), _IO('T', 0x01),
+	};
+	unsigned long cmd = FZ_PICK(fz, cmds);
+	int g = fz_slot_get(fz, NULL);
+	long ret;
+
+	if (g < 0)
+		return;
+	ret = ioctl(g, cmd, fz_chance(fz, 50) ? (void *)8 : NULL);
+	if (ret == 0)
+		fz_fail(fz, "ioctl 0x%lx with a bad pointer worked", cmd);
+	fz_check(fz, "a bad ioctl", ret, FZ_ERRNOS(EFAULT, ENOTTY, EINVAL));
+	fz_slot_put(fz);
+}
+
+static void fz_slurp(struct fz *fz, const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		fz_fail(fz, "open %s: %s", path, strerror(errno));
+		return;
+	}
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static void op_fdinfo(struct fz *fz)
+{
+	char path[64];
+	int g = fz_slot_get(fz, NULL);
+
+	if (g < 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g);
+	fz_slurp(fz, path);
+	fz_slot_put(fz);
+}
+
+static void op_proc_groups(struct fz *fz)
+{
+	fz_slurp(fz, "/proc/fsgate/groups");
+}
+
+/* --- processes --- */
+
+static void op_access(struct fz *fz)
+{
+	fz_access_spawn(fz);
+}
+
+static void op_kill_access(struct fz *fz)
+{
+	if (fz_kid_pick(fz, FZ_KID_ACCESS))
+		atomic_fetch_add(&fz->sh->access_killed, 1);
+}
+
+static void op_daemon(struct fz *fz)
+{
+	fz_daemon_spawn(fz);
+}
+
+static void op_kill_daemon(struct fz *fz)
+{
+	fz_kid_pick(fz, fz_chance(fz, 50) ? FZ_KID_DAEMON : FZ_KID_READER);
+}
+
+/* A forked child shares a group fd, answers through it, exits. */
+static void op_fork_reader(struct fz *fz)
+{
+	int g;
+
+	if (fz_kids_count(fz->proc, FZ_KID_READER) >= 2)
+		return;
+	g = fz_slot_get(fz, NULL);
+	if (g < 0)
+		return;
+	fz_reader_spawn(fz, g);
+	fz_slot_put(fz);
+}
+
+static void op_reap(struct fz *fz)
+{
+	fz_kids_reap(fz->proc, false);
+}
+
+/* --- the module's parameters --- */
+
+static void op_param(struct fz *fz)
+{
+	static const struct {
+		const char *name;
+		unsigned long long values[4];
+	} params[] = {
+		/* never 0: that would make default-timeout waits unbounded */
+		{ "default_timeout_ms", { 10, 200, 1000, FZ_TIMEOUT_MAX_MS } },
+		{ "max_pending_events", { 1, 2, 64, 16384 } },
+		{ "max_queued_events", { 1, 4, 128, 16384 } },
+		{ "max_groups", { 2, 8, 128, 1024 } },
+		{ "max_marks", { 1, 4, 64, 65536 } },
+	};
+	unsigned int i = fz_below(fz, 5);
+
+	if (fsgate_param_set(params[i].name, params[i].values[fz_below(fz, 4)]))
+		fz_fail(fz, "setting %s: %s", params[i].name, strerror(errno));
+}
+
+/* --- the files themselves --- */
+
+static void op_fs_churn(struct fz *fz)
+{
+	static const char *const files[] = {
+		"f0", "f1", "f2", "f3", "d0/f0", "d0/f1", "d1/f0", "new0",
+		"new1", "t0", "m0/f0", "b0/f0", "d0/sub/f0",
+	};
+	const char *a = FZ_PICK(fz, files), *b = FZ_PICK(fz, files);
+	int fd;
+
+	switch (fz_below(fz, 7)) {
+	case 0:
+		fd = open(a, O_WRONLY | O_CREAT | O_NONBLOCK, 0644);
+		if (fd >= 0) {
+			if (write(fd, "new\n", 4) < 0)
+				break;
+			close(fd);
+		}
+		break;
+	case 1: unlink(a); break;
+	case 2: rename(a, b); break;
+	case 3: mkdir("d0/sub", 0755); mkdir("m0/d0", 0755); break;
+	case 4: rmdir(fz_chance(fz, 50) ? "d0/sub" : "m0/d0"); break;
+	case 5:
+		unlink("l0");
+		if (symlink(fz_chance(fz, 50) ? "f0" : "d1", "l0"))
+			break;
+		break;
+	default:
+		if (truncate(a, fz_below(fz, 100)))
+			break;
+	}
+}
+
+/* A tmpfs mounted on m0 and unmounted under marks and accesses. */
+static void op_mount(struct fz *fz)
+{
+	switch (fz_below(fz, 4)) {
+	case 0:
+		if (mount("fuzzsub", "m0", "tmpfs", 0, "size=4m") == 0) {
+			fz_write_file("m0/f0", "on the sub-tmpfs\n");
+			mkdir("m0/d0", 0755);
+		}
+		break;
+	case 1:
+		umount2("m0", MNT_DETACH);
+		break;
+	case 2:
+		if (mount("d0", "b0", NULL, MS_BIND, NULL))
+			break;
+		break;
+	default:
+		umount2("b0", MNT_DETACH);
+	}
+}
+
+const struct fz_op fz_ops[] = {
+	{ "group_init",		6, op_group_init },
+	{ "group_init_bad",	2, op_group_init_bad },
+	{ "group_close",	2, op_group_close },
+	{ "group_dup",		1, op_group_dup },
+	{ "mark_add",		14, op_mark_add },
+	{ "mark_remove",	5, op_mark_remove },
+	{ "mark_flush",		1, op_mark_flush },
+	{ "mark_bad",		2, op_mark_bad },
+	{ "read",		16, op_read_nonblock },
+	{ "read_epoll",		6, op_read_epoll },
+	{ "answer_stash",	6, op_answer_stash },
+	{ "write_garbage",	3, op_write_garbage },
+	{ "stats",		3, op_stats },
+	{ "ioctl_bad",		1, op_ioctl_bad },
+	{ "fdinfo",		2, op_fdinfo },
+	{ "proc_groups",	1, op_proc_groups },
+	{ "access",		14, op_access },
+	{ "kill_access",	3, op_kill_access },
+	{ "daemon",		2, op_daemon },
+	{ "kill_daemon",	1, op_kill_daemon },
+	{ "fork_reader",	1, op_fork_reader },
+	{ "reap",		6, op_reap },
+	{ "param",		1, op_param },
+	{ "fs_churn",		6, op_fs_churn },
+	{ "mount",		2, op_mount },
+};
+const unsigned int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

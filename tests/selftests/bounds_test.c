@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bounded waits: the ceiling on one access's whole chain (max_chain_ms),
+ * unbounded waits only where an administrator allows them
+ * (allow_unbounded_waits), and a tier that ends at its first deny.
+ *
+ * The access is made by a forked process, which exits with its errno;
+ * the test itself reads and answers for its groups. Every test restores
+ * the module parameters it changes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+#include "perm_util.h"
+
+#define WAIT_MS 5000	/* for what must come */
+#define LONG_MS 60000	/* a group timeout no test waits for */
+
+/* The parameters a test may change, restored by the teardown. */
+static const char *const params[] = {
+	"max_chain_ms", "allow_unbounded_waits", "default_timeout_ms",
+};
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+FIXTURE(bounds) {
+	char dir[64];
+	char file[80];
+	char saved[NPARAMS][32];
+};
+
+static int read_param(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+FIXTURE_SETUP(bounds)
+{
+	unsigned int i;
+
+	for (i = 0; i < NPARAMS; i++)
+		ASSERT_EQ(0, read_param(params[i], self->saved[i],
+					sizeof(self->saved[i])))
+			TH_LOG("parameter %s", params[i]);
+	ASSERT_EQ(0, fsgate_test_tmpfs("bounds", self->dir, sizeof(self->dir)));
+	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
+	write_file(self->file, "content\n");
+}
+
+FIXTURE_TEARDOWN(bounds)
+{
+	unsigned int i;
+
+	for (i = 0; i < NPARAMS; i++)
+		if (self->saved[i][0])
+			fsgate_test_param(params[i], self->saved[i], NULL, 0);
+	fsgate_test_tmpfs_done(self->dir);
+}
+
+/*
+ * Wait up to @ms for @pid: its exit status, -2 if it is still running
+ * (then it is left running), -1 on error.
+ */
+static int reap_within(pid_t pid, int ms)
+{
+	int status, waited;
+	pid_t r;
+
+	for (waited = 0;; waited += 10) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		if (r < 0)
+			return -1;
+		if (waited >= ms)
+			return -2;
+		usleep(10000);
+	}
+}
+
+TEST_F(bounds, the_defaults_bound_every_chain_and_refuse_unbounded_waits)
+{
+	char buf[32];
+
+	ASSERT_EQ(0, read_param("max_chain_ms", buf, sizeof(buf)));
+	EXPECT_STREQ("30000", buf);
+	ASSERT_EQ(0, read_param("allow_unbounded_waits", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	ASSERT_EQ(0, read_param("default_timeout_ms", buf, sizeof(buf)));
+	EXPECT_STREQ("10000", buf);
+}
+
+/* A value out of range is refused with EINVAL and changes nothing. */
+TEST_F(bounds, wait_parameters_out_of_range_are_refused)
+{
+	static const struct { const char *name, *value; } bad[] = {
+		{ "max_chain_ms", "0" },
+		{ "max_chain_ms", "3600001" },
+		{ "max_chain_ms", "-1" },
+		{ "max_chain_ms", "ten" },
+		{ "default_timeout_ms", "0" },
+		{ "default_timeout_ms", "3600001" },
+		{ "allow_unbounded_waits", "2" },
+	};
+	char before[32], after[32];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(0, read_param(bad[i].name, before, sizeof(before)));
+		errno = 0;
+		EXPECT_EQ(-1, fsgate_test_param(bad[i].name, bad[i].value,
+						NULL, 0))
+			TH_LOG("%s=%s", bad[i].name, bad[i].value);
+		EXPECT_EQ(EINVAL, errno);
+		ASSERT_EQ(0, read_param(bad[i].name, after, sizeof(after)));
+		EXPECT_STREQ(before, after);
+	}
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "3600000", NULL, 0));
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "1", NULL, 0));
+}
+
+/*
+ * Three tiers that never answer, each with a timeout far beyond the
+ * ceiling: the first tier's wait is ended by the ceiling, the tiers
+ * below are not asked at all, and every one of them gives its timeout
+ * verdict, counted as timed out. The last one fails closed, so the
+ * access is denied.
+ */
+TEST_F(bounds, a_chain_of_slow_tiers_ends_at_the_ceiling)
+{
+	static const struct { unsigned int prio, verdict; } groups[] = {
+		{ 3000, FSGATE_VERDICT_ALLOW },
+		{ 2000, FSGATE_VERDICT_ALLOW },
+		{ 1000, FSGATE_VERDICT_DENY },
+	};
+	struct fsgate_stats st;
+	int g[3], i;
+	pid_t pid;
+
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "500", NULL, 0));
+	for (i = 0; i < 3; i++) {
+		g[i] = perm_group(FSGATE_CLASS_CONTENT, groups[i].prio, LONG_MS,
+				  groups[i].verdict, FSGATE_VERDICT_DEFAULT);
+		ASSERT_LE(0, g[i]);
+		ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->dir));
+	}
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS + 500));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, fsgate_stats(g[i], &st));
+		EXPECT_EQ(1, st.asked) TH_LOG("group %d", i);
+		EXPECT_EQ(1, st.timedout) TH_LOG("group %d", i);
+		EXPECT_EQ(0, st.pending) TH_LOG("group %d", i);
+		/* The tiers below the first were never asked. */
+		if (i)
+			EXPECT_EQ(0, readable(g[i], 0)) TH_LOG("group %d", i);
+		close(g[i]);
+	}
+}
+
+/*
+ * The ceiling ends what is still waiting, and a tier whose turn comes
+ * after it is not asked: each gives its timeout verdict (here the HSM
+ * fails open, the scanner closed), and an answer after the ceiling
+ * finds no event.
+ */
+TEST_F(bounds, the_ceiling_ends_a_wait_and_leaves_later_tiers_unasked)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	int hsm, scan;
+	pid_t pid;
+
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "1000", NULL, 0));
+	hsm = perm_group(FSGATE_CLASS_CONTENT, 3000, LONG_MS,
+			 FSGATE_VERDICT_ALLOW, FSGATE_VERDICT_DEFAULT);
+	scan = perm_group(FSGATE_CLASS_CONTENT, 2000, LONG_MS,
+			  FSGATE_VERDICT_DENY, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, hsm);
+	ASSERT_LE(0, scan);
+	ASSERT_EQ(0, perm_mark(hsm, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, perm_mark(scan, FAN_OPEN_PERM, self->dir));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(hsm, WAIT_MS, &ev));
+	/* The HSM takes the whole ceiling, then allows: too late. */
+	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS + 1000));
+	EXPECT_EQ(-1, answer(hsm, ev.fd, FSGATE_ALLOW));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, fsgate_stats(hsm, &st));
+	EXPECT_EQ(1, st.timedout);
+	EXPECT_EQ(0, st.answered);
+	ASSERT_EQ(0, fsgate_stats(scan, &st));
+	EXPECT_EQ(1, st.timedout);
+	EXPECT_EQ(0, st.delivered);
+	EXPECT_EQ(0, readable(scan, 0));
+	close(hsm);
+	close(scan);
+}
+
+TEST_F(bounds, an_unbounded_group_is_refused_unless_allowed)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	pid_t pid;
+	int g;
+
+	errno = 0;
+	EXPECT_EQ(-1, perm_group(FSGATE_CLASS_CONTENT, 2000,
+				 FSGATE_TIMEOUT_NONE, FSGATE_VERDICT_DEFAULT,
+				 FSGATE_VERDICT_DEFAULT));
+	EXPECT_EQ(EPERM, errno);
+	errno = 0;
+	EXPECT_EQ(-1, perm_group(FSGATE_CLASS_PRE_CONTENT, 3000,
+				 FSGATE_TIMEOUT_NONE, FSGATE_VERDICT_DENY,
+				 FSGATE_VERDICT_DENY));
+	EXPECT_EQ(EPERM, errno);
+
+	ASSERT_EQ(0, fsgate_test_param("allow_unbounded_waits", "1", NULL, 0));
+	g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE,
+		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	/* No ceiling for an access that such a group decides. */
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "100", NULL, 0));
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(-2, reap_within(pid, 1000));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.pending);
+	EXPECT_EQ(sizeof(struct fanotify_response),
+		  answer(g, ev.fd, FSGATE_DENY));
+	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
+	close(g);
+}
+
+/*
+ * Withdrawing the permission bounds the groups that have it from the
+ * next access on: the ceiling ends their wait.
+ */
+TEST_F(bounds, withdrawn_permission_puts_unbounded_groups_under_the_ceiling)
+{
+	struct fsgate_stats st;
+	pid_t pid;
+	int g;
+
+	ASSERT_EQ(0, fsgate_test_param("allow_unbounded_waits", "1", NULL, 0));
+	g = perm_group(FSGATE_CLASS_CONTENT, 2000, FSGATE_TIMEOUT_NONE,
+		       FSGATE_VERDICT_DENY, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, fsgate_test_param("allow_unbounded_waits", "0", NULL, 0));
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "300", NULL, 0));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.timedout);
+	close(g);
+}
+
+/*
+ * Two groups of one tier: the first deny ends the tier at once. The
+ * other member's event is withdrawn (counted as cancelled), and its
+ * late answer finds no event.
+ */
+TEST_F(bounds, the_first_deny_ends_a_tier)
+{
+	struct fanotify_event_metadata ev[2];
+	struct fsgate_stats st;
+	int g[2], i;
+	pid_t pid;
+
+	for (i = 0; i < 2; i++) {
+		g[i] = perm_group(FSGATE_CLASS_CONTENT, 2000, LONG_MS,
+				  FSGATE_VERDICT_ALLOW, FSGATE_VERDICT_DEFAULT);
+		ASSERT_LE(0, g[i]);
+		ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->dir));
+	}
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, next_event(g[i], WAIT_MS, &ev[i]));
+	/* The second member denies; the first never answers in time. */
+	EXPECT_EQ(sizeof(struct fanotify_response),
+		  answer(g[1], ev[1].fd, FSGATE_DENY_ERRNO(EIO)));
+	EXPECT_EQ(EIO, reap_within(pid, WAIT_MS));
+	ASSERT_EQ(0, fsgate_stats(g[0], &st));
+	EXPECT_EQ(0, st.pending);
+	EXPECT_EQ(1, st.cancelled);
+	EXPECT_EQ(-1, answer(g[0], ev[0].fd, FSGATE_ALLOW));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, fsgate_stats(g[1], &st));
+	EXPECT_EQ(1, st.denied);
+	for (i = 0; i < 2; i++)
+		close(g[i]);
+}
+
+/* A member's allow does not end its tier: the tier waits for the rest. */
+TEST_F(bounds, an_allow_waits_for_the_rest_of_the_tier)
+{
+	struct fanotify_event_metadata ev[2];
+	int g[2], i;
+	pid_t pid;
+
+	for (i = 0; i < 2; i++) {
+		g[i] = perm_group(FSGATE_CLASS_CONTENT, 2000, LONG_MS,
+				  FSGATE_VERDICT_ALLOW, FSGATE_VERDICT_DEFAULT);
+		ASSERT_LE(0, g[i]);
+		ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->dir));
+	}
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, next_event(g[i], WAIT_MS, &ev[i]));
+	EXPECT_EQ(sizeof(struct fanotify_response),
+		  answer(g[0], ev[0].fd, FSGATE_ALLOW));
+	EXPECT_EQ(-2, reap_within(pid, 300));
+	EXPECT_EQ(sizeof(struct fanotify_response),
+		  answer(g[1], ev[1].fd, FSGATE_DENY));
+	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
+	for (i = 0; i < 2; i++)
+		close(g[i]);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the kernel decides before a group is asked: flushing a group's
+ * verdict cache (FSGATE_IOC_FLUSH_CACHE), muting (FSGATE_IOC_MUTE) and
+ * FSGATE_EXCLUDE_SELF for a daemon's forked workers.
+ *
+ * The accesses are made by forked processes, which exit with their
+ * errno; the test itself reads and answers for its groups.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+#include "perm_util.h"
+
+#define WAIT_MS 5000	/* for events that must come */
+#define NONE_MS 300	/* for events that must not */
+
+FIXTURE(filter) {
+	char dir[64];
+	char file[80];
+	char other[80];
+};
+
+/* Each test gets a tmpfs of its own, in a mount namespace of its own. */
+FIXTURE_SETUP(filter)
+{
+	ASSERT_EQ(0, fsgate_test_tmpfs("filter", self->dir, sizeof(self->dir)));
+	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
+	snprintf(self->other, sizeof(self->other), "%s/other", self->dir);
+	write_file(self->file, "content\n");
+	write_file(self->other, "other\n");
+}
+
+FIXTURE_TEARDOWN(filter)
+{
+	fsgate_test_tmpfs_done(self->dir);
+}
+
+/* A content group gating opens on the tmpfs of @dir, without a bound. */
+static int open_gate(const char *dir)
+{
+	int g = content_group(2000);
+
+	if (g < 0 || perm_mark(g, FAN_OPEN_PERM, dir))
+		return -1;
+	return g;
+}
+
+/* Open @path in a child while @g answers with @response; its errno. */
+static int open_answered(struct __test_metadata *_metadata, int g,
+			 const char *path, uint32_t response)
+{
+	struct fanotify_event_metadata ev;
+	pid_t pid = spawn_open(path, O_RDONLY, 0);
+
+	EXPECT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, response));
+	return reap(pid);
+}
+
+/* Whether an open of @path by a child is decided without asking @g. */
+static int decided_quietly(int g, const char *path)
+{
+	return reap(spawn_open(path, O_RDONLY, 0)) == 0 && !readable(g, NONE_MS);
+}
+
+TEST_F(filter, a_flushed_clean_verdict_is_asked_again)
+{
+	struct fsgate_stats st;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->other,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_TRUE(decided_quietly(g, self->file));
+
+	EXPECT_EQ(2, fsgate_cache_flush(g, -1));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.cache_flushes);
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->other, FSGATE_ALLOW));
+	/* Nothing left to flush. */
+	EXPECT_EQ(0, fsgate_cache_flush(g, -1));
+	close(g);
+}
+
+TEST_F(filter, a_one_file_flush_leaves_the_others_cached)
+{
+	int g = open_gate(self->dir), fd;
+
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->other,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	/* Any fd of the file names it; O_PATH raises no event. */
+	fd = open(self->file, O_PATH);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(1, fsgate_cache_flush(g, fd));
+	EXPECT_EQ(0, fsgate_cache_flush(g, fd));
+	close(fd);
+	EXPECT_TRUE(decided_quietly(g, self->other));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	close(g);
+}
+
+TEST_F(filter, a_flush_with_a_bad_fd_changes_nothing)
+{
+	struct fsgate_cache_flush req = { .flags = FSGATE_FLUSH_FILE, .fd = 1000 };
+	struct fsgate_stats st;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req));
+	EXPECT_EQ(EBADF, errno);
+	req.fd = -5;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req));
+	EXPECT_EQ(EBADF, errno);
+	/* Unknown flags, an fd without FSGATE_FLUSH_FILE, reserved bits. */
+	req = (struct fsgate_cache_flush){ .flags = 2 };
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req = (struct fsgate_cache_flush){ .fd = 1 };
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req = (struct fsgate_cache_flush){ .reserved[2] = 1 };
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_cache_flush(g, -2));
+	EXPECT_EQ(EBADF, errno);
+
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(0, st.cache_flushes);
+	EXPECT_TRUE(decided_quietly(g, self->file));
+	close(g);
+}
+
+/* A scanner flushes while a worker still holds an event of the old rules. */
+TEST_F(filter, an_answer_to_an_event_asked_before_a_flush_is_not_cached)
+{
+	struct fanotify_event_metadata ev;
+	int g = open_gate(self->dir);
+	pid_t pid;
+
+	ASSERT_LE(0, g);
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(0, fsgate_cache_flush(g, -1));
+	EXPECT_EQ(sizeof(struct fanotify_response),
+		  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_EQ(0, reap(pid));
+	/* The answer decided its access, and is not remembered. */
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+				   FSGATE_ALLOW | FSGATE_CACHE));
+	/* Asked after the flush: cached as usual. */
+	EXPECT_TRUE(decided_quietly(g, self->file));
+	close(g);
+}
+
+/* A flush is the group's own: another group's cache stays. */
+TEST_F(filter, a_flush_leaves_other_groups_caches)
+{
+	struct fanotify_event_metadata ev;
+	pid_t pid;
+	int g = open_gate(self->dir), h = content_group(1000);
+
+	ASSERT_LE(0, g);
+	ASSERT_LE(0, h);
+	ASSERT_EQ(0, perm_mark(h, FAN_OPEN_PERM, self->dir));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE);
+	ASSERT_EQ(0, next_event(h, WAIT_MS, &ev));
+	answer(h, ev.fd, FSGATE_ALLOW | FSGATE_CACHE);
+	EXPECT_EQ(0, reap(pid));
+	EXPECT_EQ(1, fsgate_cache_flush(g, -1));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_FALSE(readable(h, NONE_MS));
+	close(h);
+	close(g);
+}
+
+/*
+ * A process that waits to be told, then opens @path (as @uid unless it
+ * is -1, from the cgroup.procs file @procs unless it is NULL, forking
+ * first when @fork_first) and exits with the open's errno.
+ */
+struct child {
+	pid_t pid;
+	int go;
+};
+
+static void child_run(const char *path, int uid, const char *procs,
+		      int fork_first, int go)
+{
+	char c;
+	int fd;
+
+	if (read(go, &c, 1) != 1)
+		_exit(100);
+	if (procs) {
+		fd = open(procs, O_WRONLY);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(101);
+		close(fd);
+	}
+	if (uid >= 0 && setresuid(uid, uid, uid))
+		_exit(102);
+	if (fork_first)
+		_exit(reap(spawn_open(path, O_RDONLY, 0)));
+	fd = open(path, O_RDONLY);
+	_exit(fd < 0 ? errno : 0);
+}
+
+static int child_start(struct child *c, const char *path, int uid,
+		       const char *procs, int fork_first)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -1;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -1;
+	if (!c->pid) {
+		close(p[1]);
+		child_run(path, uid, procs, fork_first, p[0]);
+	}
+	close(p[0]);
+	c->go = p[1];
+	return 0;
+}
+
+/* Tell the child to open, and wait for it: its errno. */
+static int child_finish(struct child *c)
+{
+	if (write(c->go, "g", 1) != 1)
+		return -1;
+	close(c->go);
+	return reap(c->pid);
+}
+
+/* Tell the child to open, answer its event on @g with an allow. */
+static int child_answered(struct __test_metadata *_metadata, struct child *c,
+			  int g)
+{
+	struct fanotify_event_metadata ev;
+
+	EXPECT_EQ(1, write(c->go, "g", 1));
+	close(c->go);
+	EXPECT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_ALLOW));
+	return reap(c->pid);
+}
+
+static int mute(int g, unsigned int type, unsigned int flags, uint64_t id,
+		uint64_t dev)
+{
+	const struct fsgate_mute_entry e = {
+		.type = type, .flags = flags, .id = id, .dev = dev,
+	};
+
+	return fsgate_mute_add(g, &e);
+}
+
+static uint64_t muted_count(int g)
+{
+	struct fsgate_stats st = { 0 };
+
+	fsgate_stats(g, &st);
+	return st.muted;
+}
+
+TEST_F(filter, a_muted_process_is_not_asked)
+{
+	struct child a, b;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, child_start(&b, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, 0, a.pid, 0)) TH_LOG("%m");
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_EQ(1, muted_count(g));
+	EXPECT_EQ(0, child_answered(_metadata, &b, g));
+	close(g);
+}
+
+/* Muting is before the queue: a notification group hears nothing either. */
+TEST_F(filter, a_muted_process_queues_no_notification)
+{
+	struct child a;
+	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			    FSGATE_PRIORITY_DEFAULT);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN, AT_FDCWD, self->dir));
+	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, 0, a.pid, 0));
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_EQ(1, muted_count(g));
+	/* Unmuted, the same access is told. */
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_TRUE(readable(g, WAIT_MS));
+	close(g);
+}
+
+/*
+ * FSGATE_MUTE_DESCENDANTS: what the process forks from then on is muted;
+ * a child it forked before is not.
+ */
+TEST_F(filter, a_muted_process_s_later_children_are_muted)
+{
+	struct child parent, early, plain;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, child_start(&parent, self->file, -1, NULL, 1));
+	ASSERT_EQ(0, child_start(&plain, self->file, -1, NULL, 1));
+	/* The test itself is the parent of early: mute it, not early. */
+	ASSERT_EQ(0, child_start(&early, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, FSGATE_MUTE_DESCENDANTS,
+			  parent.pid, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, 0, plain.pid, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, FSGATE_MUTE_DESCENDANTS,
+			  getpid(), 0));
+	EXPECT_EQ(0, child_finish(&parent));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	/* Without the flag, a muted process's child is asked. */
+	EXPECT_EQ(0, child_answered(_metadata, &plain, g));
+	/* Forked by a muted process before it was muted: asked. */
+	EXPECT_EQ(0, child_answered(_metadata, &early, g));
+	close(g);
+}
+
+TEST_F(filter, a_muted_program_is_not_asked)
+{
+	struct fanotify_event_metadata ev;
+	struct child a;
+	struct stat st;
+	pid_t pid;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, stat("/proc/self/exe", &st));
+	ASSERT_EQ(0, fsgate_mute_exe(g, "/proc/self/exe")) TH_LOG("%m");
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_EXE, 0, st.st_ino, st.st_dev));
+	EXPECT_EQ(EEXIST, errno);
+	/* Any process running this program. */
+	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	/* Another program (busybox's cat) is asked. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl("/bin/cat", "cat", self->file, (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	answer(g, ev.fd, FSGATE_ALLOW);
+	EXPECT_EQ(0, reap(pid));
+	close(g);
+}
+
+TEST_F(filter, a_muted_uid_is_not_asked)
+{
+	struct child a, b;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_UID, 0, 4321, 0));
+	ASSERT_EQ(0, child_start(&a, self->file, 4321, NULL, 0));
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	ASSERT_EQ(0, child_start(&b, self->file, 4322, NULL, 0));
+	EXPECT_EQ(0, child_answered(_metadata, &b, g));
+	close(g);
+}
+
+/* A cgroup v2 and the cgroups below it: a container. */
+TEST_F(filter, a_muted_cgroup_is_not_asked)
+{
+	char root[96], sub[128], leaf[160], procs[192];
+	struct child a, b;
+	struct stat st;
+	int g = open_gate(self->dir), ret;
+
+	ASSERT_LE(0, g);
+	snprintf(root, sizeof(root), "%s/cg", self->dir);
+	ASSERT_EQ(0, mkdir(root, 0755));
+	ASSERT_EQ(0, mount("cgroup2", root, "cgroup2", 0, NULL)) {
+		close(g);
+		SKIP(return, "no cgroup2: %m");
+	}
+	snprintf(sub, sizeof(sub), "%s/fsgate-%d", root, getpid());
+	snprintf(leaf, sizeof(leaf), "%s/leaf", sub);
+	ASSERT_EQ(0, mkdir(sub, 0755));
+	ASSERT_EQ(0, mkdir(leaf, 0755));
+	ASSERT_EQ(0, stat(sub, &st));
+	ret = mute(g, FSGATE_MUTE_CGROUP, 0, st.st_ino, 0);
+	if (ret && errno == EOPNOTSUPP) {
+		close(g);
+		SKIP(return, "this kernel has no cgroups");
+	}
+	ASSERT_EQ(0, ret) TH_LOG("%m");
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
+	ASSERT_EQ(0, child_start(&a, self->file, -1, procs, 0));
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	ASSERT_EQ(0, child_start(&b, self->file, -1, NULL, 0));
+	EXPECT_EQ(0, child_answered(_metadata, &b, g));
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_CGROUP, 0, st.st_ino + 1000000, 0));
+	EXPECT_EQ(ENOENT, errno);
+	close(g);
+	rmdir(leaf);
+	rmdir(sub);
+	umount(root);
+}
+
+TEST_F(filter, in_only_mode_only_the_entries_are_seen)
+{
+	struct child a, b;
+	unsigned int mode = 7;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, child_start(&b, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, fsgate_mute_set_mode(g, FSGATE_MUTE_MODE_ONLY));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, 0, a.pid, 0));
+	EXPECT_EQ(1, fsgate_mute_list(g, NULL, 0, &mode));
+	EXPECT_EQ(FSGATE_MUTE_MODE_ONLY, mode);
+	EXPECT_EQ(0, child_finish(&b));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_EQ(0, child_answered(_metadata, &a, g));
+	/* Cleared, the mode stays: nothing is seen. */
+	ASSERT_EQ(0, fsgate_mute_clear(g));
+	EXPECT_EQ(0, fsgate_mute_list(g, NULL, 0, &mode));
+	EXPECT_EQ(FSGATE_MUTE_MODE_ONLY, mode);
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	ASSERT_EQ(0, fsgate_mute_set_mode(g, FSGATE_MUTE_MODE_MUTE));
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	close(g);
+}
+
+TEST_F(filter, mutes_are_listed_removed_and_cleared)
+{
+	struct fsgate_mute_entry list[4];
+	struct child a;
+	unsigned int mode = 7;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, child_start(&a, self->file, -1, NULL, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_UID, 0, 4321, 0));
+	ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS, FSGATE_MUTE_DESCENDANTS,
+			  a.pid, 0));
+	ASSERT_EQ(2, fsgate_mute_list(g, list, 4, &mode));
+	EXPECT_EQ(FSGATE_MUTE_MODE_MUTE, mode);
+	EXPECT_EQ(FSGATE_MUTE_PROCESS, list[0].type);
+	EXPECT_EQ(FSGATE_MUTE_DESCENDANTS, list[0].flags);
+	EXPECT_EQ(a.pid, (pid_t)list[0].id);
+	EXPECT_EQ(FSGATE_MUTE_UID, list[1].type);
+	EXPECT_EQ(4321, list[1].id);
+	/* Less room: the count says how many there are. */
+	EXPECT_EQ(2, fsgate_mute_list(g, list, 1, NULL));
+	/* Removed as listed; again, there is none. */
+	ASSERT_EQ(0, fsgate_mute_remove(g, &list[0]));
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_mute_remove(g, &list[0]));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(1, fsgate_mute_list(g, list, 4, NULL));
+	EXPECT_EQ(0, child_answered(_metadata, &a, g));
+	ASSERT_EQ(0, fsgate_mute_clear(g));
+	EXPECT_EQ(0, fsgate_mute_list(g, list, 4, NULL));
+	close(g);
+}
+
+/* Bad requests get a clear errno and change nothing. */
+TEST_F(filter, bad_mute_requests_change_nothing)
+{
+	struct fsgate_mute req = { .size = sizeof(req), .op = FSGATE_MUTE_ADD };
+	char big[sizeof(req) + 8] = { 0 };
+	char old[32];
+	pid_t gone;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	gone = spawn_open("/", O_RDONLY, 0);
+	ASSERT_EQ(0, reap(gone));
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_PROCESS, 0, gone, 0));
+	EXPECT_EQ(ESRCH, errno);
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, 9, 0, 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_UID, FSGATE_MUTE_DESCENDANTS, 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_UID, 0, 1, 5));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_PROCESS, 0, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_mute_set_mode(g, 2));
+	EXPECT_EQ(EINVAL, errno);
+	/* Sizes and fields the operation does not take. */
+	req.entry = (struct fsgate_mute_entry){ .type = FSGATE_MUTE_UID, .id = 5 };
+	req.size = FSGATE_MUTE_SIZE_VER0 - 8;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_MUTE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req.size = sizeof(req);
+	req.reserved[0] = 1;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_MUTE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req.reserved[0] = 0;
+	req.count = 1;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_MUTE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	req.count = 0;
+	req.op = 77;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_MUTE, &req));
+	EXPECT_EQ(EINVAL, errno);
+	/* A longer struct: its unknown tail must be zero. */
+	req.op = FSGATE_MUTE_ADD;
+	req.size = sizeof(big);
+	memcpy(big, &req, sizeof(req));
+	big[sizeof(req) + 3] = 1;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_MUTE, big));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(0, fsgate_mute_list(g, NULL, 0, NULL));
+	big[sizeof(req) + 3] = 0;
+	EXPECT_EQ(0, ioctl(g, FSGATE_IOC_MUTE, big));
+	EXPECT_EQ(1, fsgate_mute_list(g, NULL, 0, NULL));
+
+	/* The bound. */
+	ASSERT_EQ(0, fsgate_test_param("max_mutes", "2", old, sizeof(old)));
+	EXPECT_EQ(0, mute(g, FSGATE_MUTE_UID, 0, 6, 0));
+	errno = 0;
+	EXPECT_EQ(-1, mute(g, FSGATE_MUTE_UID, 0, 7, 0));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(2, fsgate_mute_list(g, NULL, 0, NULL));
+	ASSERT_EQ(0, fsgate_test_param("max_mutes", old, NULL, 0));
+	/* None of it muted anything else. */
+	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	close(g);
+}
+
+/*
+ * FSGATE_EXCLUDE_SELF covers the workers a daemon forks after making its
+ * group. Before, a worker's open waited on the daemon itself until the
+ * group's timeout, whose verdict (deny here) failed it.
+ */
+TEST_F(filter, exclude_self_covers_workers_forked_after_init)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = 2000,
+		.timeout_ms = 3000,
+		.timeout_verdict = FSGATE_VERDICT_DENY,
+		.orphan_verdict = FSGATE_VERDICT_DENY,
+	};
+	struct fsgate_stats st;
+	struct child early, w;
+	int g;
+
+	ASSERT_EQ(0, child_start(&early, self->file, -1, NULL, 0));
+	g = fsgate_init_ext(&init);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	/* The daemon itself, a worker, and a worker's worker. */
+	EXPECT_LE(0, close(open(self->file, O_RDONLY)));
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
+	ASSERT_EQ(0, child_start(&w, self->file, -1, NULL, 1));
+	EXPECT_EQ(0, child_finish(&w));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(0, st.asked);
+	/* Forked before the group was made: not the daemon's worker. */
+	EXPECT_EQ(0, child_answered(_metadata, &early, g));
+	close(g);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Limits: what a local user can do with a group's verdict cache,
+ * /proc/fsgate/groups and read() must neither starve the group nor
+ * confuse its daemon.
+ *
+ * Accesses are made by forked processes, which exit with their errno;
+ * the test itself reads and answers for its group.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+#include "perm_util.h"
+
+#define WAIT_MS 5000	/* for events that must come */
+#define EV_LEN ((int)sizeof(struct fanotify_event_metadata))
+
+FIXTURE(limits) {
+	char dir[64];
+};
+
+/* Each test gets a tmpfs of its own, in a mount namespace of its own. */
+FIXTURE_SETUP(limits)
+{
+	ASSERT_EQ(0, fsgate_test_tmpfs("limits", self->dir, sizeof(self->dir)));
+}
+
+FIXTURE_TEARDOWN(limits)
+{
+	fsgate_test_tmpfs_done(self->dir);
+}
+
+/* Bytes waiting on @g, once at least @want are (or WAIT_MS passed). */
+static int wait_queued(int g, int want)
+{
+	int n = 0, i;
+
+	for (i = 0; i < WAIT_MS / 10; i++) {
+		if (ioctl(g, FIONREAD, &n) || n >= want)
+			break;
+		usleep(10000);
+	}
+	return n;
+}
+
+/* Number of fds the test process has open. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* @path is @dir/@name@i; the file holds its name. */
+static void make_file(char *path, size_t len, const char *dir,
+		      const char *name, int i)
+{
+	snprintf(path, len, "%s/%s%d", dir, name, i);
+	write_file(path, path);
+}
+
+/*
+ * A read() whose buffer ends in an unmapped page returns the events that
+ * fit before it, each with an fd the daemon can answer by; the event
+ * that faulted and those after it are read next time, and no fd leaks.
+ */
+TEST_F(limits, read_fault_returns_what_was_copied)
+{
+	struct fanotify_event_metadata ev[4];
+	long page = sysconf(_SC_PAGESIZE);
+	struct fsgate_stats st;
+	char path[96], *map;
+	pid_t pid[4];
+	int g, i, fds;
+
+	g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 30000,
+		       FSGATE_VERDICT_DENY, FSGATE_VERDICT_DENY);
+	ASSERT_LE(0, g);
+	for (i = 0; i < 4; i++)
+		make_file(path, sizeof(path), self->dir, "f", i);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map + page, page));
+	fds = open_fds();
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", self->dir, i);
+		pid[i] = spawn_open(path, O_RDONLY, 0);
+	}
+	ASSERT_EQ(4 * EV_LEN, wait_queued(g, 4 * EV_LEN));
+
+	/* Not even one event fits in the mapped part: nothing is lost. */
+	EXPECT_EQ(-1, read(g, map + page, 4 * EV_LEN));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(4 * EV_LEN, wait_queued(g, 4 * EV_LEN));
+	EXPECT_EQ(fds, open_fds());
+
+	/* Two fit: they are read, the other two stay queued. */
+	ASSERT_EQ(2 * EV_LEN, read(g, map + page - 2 * EV_LEN, 4 * EV_LEN))
+		TH_LOG("read: %m");
+	memcpy(ev, map + page - 2 * EV_LEN, 2 * EV_LEN);
+	EXPECT_EQ(2 * EV_LEN, wait_queued(g, 0));
+	for (i = 0; i < 2; i++) {
+		ASSERT_TRUE(ev[i].mask & FAN_OPEN_PERM);
+		ASSERT_LE(0, ev[i].fd);
+		EXPECT_EQ((int)sizeof(struct fanotify_response),
+			  answer(g, ev[i].fd, FAN_ALLOW));
+	}
+	ASSERT_EQ(2 * EV_LEN, read(g, &ev[2], 2 * EV_LEN)) TH_LOG("read: %m");
+	for (i = 2; i < 4; i++) {
+		ASSERT_LE(0, ev[i].fd);
+		EXPECT_EQ((int)sizeof(struct fanotify_response),
+			  answer(g, ev[i].fd, FAN_ALLOW));
+	}
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, reap(pid[i]));
+	EXPECT_EQ(fds, open_fds());
+	ASSERT_EQ(0, ioctl(g, FSGATE_IOC_STATS, &st));
+	EXPECT_EQ(4, st.answered);
+	EXPECT_EQ(0, st.timedout);
+	EXPECT_EQ(4, st.delivered);
+	munmap(map, page);
+	close(g);
+}
+
+/*
+ * The child opens @path; the test reads its event and answers it with
+ * @response. Return: the child's exit status, or -1 without an event.
+ */
+static int open_answered(int g, const char *path, unsigned int response)
+{
+	struct fanotify_event_metadata ev;
+	pid_t pid = spawn_open(path, O_RDONLY, 0);
+
+	if (next_event(g, WAIT_MS, &ev) || ev.fd < 0 ||
+	    answer(g, ev.fd, response) != sizeof(struct fanotify_response)) {
+		kill(pid, SIGKILL);
+		reap(pid);
+		return -1;
+	}
+	return reap(pid);
+}
+
+/* Module parameters a test changes, put back by its teardown. */
+FIXTURE(cache) {
+	char dir[64];
+	char max_marks[32];
+	char max_cached[32];
+};
+
+/* Files f0..f39 and new0, made before any test marks the tmpfs. */
+FIXTURE_SETUP(cache)
+{
+	char path[96];
+	int i;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("cache", self->dir, sizeof(self->dir)));
+	for (i = 0; i < 40; i++)
+		make_file(path, sizeof(path), self->dir, "f", i);
+	make_file(path, sizeof(path), self->dir, "new", 0);
+	ASSERT_EQ(0, fsgate_test_param("max_marks", "8", self->max_marks,
+				       sizeof(self->max_marks)));
+	ASSERT_EQ(0, fsgate_test_param("max_cached_verdicts", "16",
+				       self->max_cached,
+				       sizeof(self->max_cached)));
+}
+
+FIXTURE_TEARDOWN(cache)
+{
+	fsgate_test_param("max_marks", self->max_marks, NULL, 0);
+	fsgate_test_param("max_cached_verdicts", self->max_cached, NULL, 0);
+	fsgate_test_tmpfs_done(self->dir);
+}
+
+/*
+ * Cache files f0..f(n-1) of @dir for @g, each opened once and allowed
+ * with FSGATE_CACHE. Return: how many opens failed.
+ */
+static int cache_files(int g, const char *dir, int n)
+{
+	char path[96];
+	int i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		bad += open_answered(g, path, FSGATE_ALLOW | FSGATE_CACHE) != 0;
+	}
+	return bad;
+}
+
+/*
+ * Opening many files on a filesystem-marked tmpfs fills the group's
+ * cache, not its marks: past max_cached_verdicts the least recently
+ * used verdicts are evicted and counted, and the daemon can still add
+ * marks up to max_marks.
+ */
+TEST_F(cache, cached_verdicts_are_not_marks)
+{
+	struct fsgate_stats st;
+	char path[96];
+	int g, i;
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, cache_files(g, self->dir, 40));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.marks);
+	EXPECT_EQ(16, st.cache_entries);
+	EXPECT_EQ(24, st.cache_evictions);
+
+	/* The daemon's own marks: seven more fit beside the filesystem's. */
+	for (i = 0; i < 7; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", self->dir, i);
+		EXPECT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+					 AT_FDCWD, path)) TH_LOG("mark %d: %m", i);
+	}
+	snprintf(path, sizeof(path), "%s/f%d", self->dir, 39);
+	EXPECT_EQ(-1, fsgate_mark(g, FSGATE_MARK_ADD, FAN_CLOSE_WRITE,
+				  AT_FDCWD, path));
+	EXPECT_EQ(ENOSPC, errno);
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(8, st.marks);
+	EXPECT_LE(st.cache_entries, 16);
+
+	/* The most recent verdict is still cached: no question. */
+	EXPECT_EQ(0, reap(spawn_open(path, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 200));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.cached);
+	close(g);
+}
+
+/* A verdict a lookup used since the last sweep outlives one that was not. */
+TEST_F(cache, eviction_spares_recently_used_verdicts)
+{
+	struct fsgate_stats st;
+	char f0[96], f1[96], path[96];
+	int g;
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, cache_files(g, self->dir, 16));
+	snprintf(f0, sizeof(f0), "%s/f0", self->dir);
+	snprintf(f1, sizeof(f1), "%s/f1", self->dir);
+	/* f0, the oldest, is used; f1, the next oldest, is not. */
+	EXPECT_EQ(0, reap(spawn_open(f0, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 100));
+	snprintf(path, sizeof(path), "%s/new0", self->dir);
+	EXPECT_EQ(0, open_answered(g, path, FSGATE_ALLOW | FSGATE_CACHE));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(16, st.cache_entries);
+	EXPECT_EQ(1, st.cache_evictions);
+	/* f0 survived the sweep, f1 was evicted. */
+	EXPECT_EQ(0, reap(spawn_open(f0, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 100));
+	EXPECT_EQ(0, open_answered(g, f1, FSGATE_ALLOW));
+	close(g);
+}
+
+/* FSGATE_UNLIMITED_MARKS lifts max_marks, not the cache's bound. */
+TEST_F(cache, unlimited_marks_keep_the_cache_bounded)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_UNLIMITED_MARKS,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+		.timeout_ms = FSGATE_TIMEOUT_NONE,
+	};
+	struct fsgate_stats st;
+	int g = fsgate_init_ext(&init);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	ASSERT_EQ(0, cache_files(g, self->dir, 24));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.marks);
+	EXPECT_EQ(16, st.cache_entries);
+	EXPECT_EQ(8, st.cache_evictions);
+	close(g);
+}
+
+/*
+ * The verdict cache's race: a writer changes the file between the
+ * question and the answer, without changing its size or ctime (through
+ * a shared mapping, which tmpfs does not timestamp). The answer, with
+ * FSGATE_CACHE, was about the old content: the next open is asked.
+ */
+static void write_while_deciding(struct __test_metadata *_metadata,
+				 const char *dir, int use_mmap)
+{
+	struct fanotify_event_metadata ev, wev;
+	struct stat before, after;
+	char path[96];
+	pid_t reader, writer;
+	int g, fd;
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	snprintf(path, sizeof(path), "%s/racy", dir);
+	write_file(path, "clean\n");
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, dir));
+	ASSERT_EQ(0, stat(path, &before));
+
+	reader = spawn_open(path, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	/* While the scanner looks at "clean", someone writes "dirty". */
+	writer = fork();
+	ASSERT_LE(0, writer);
+	if (!writer) {
+		char *p;
+
+		close_range(3, ~0U, 0);
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			_exit(errno);
+		if (use_mmap) {
+			p = mmap(NULL, 6, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fd, 0);
+			if (p == MAP_FAILED)
+				_exit(errno);
+			memcpy(p, "dirty\n", 6);
+			munmap(p, 6);
+		} else if (pwrite(fd, "dirty\n", 6, 0) != 6) {
+			_exit(errno);
+		}
+		_exit(close(fd) ? errno : 0);
+	}
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &wev));
+	ASSERT_EQ((int)sizeof(struct fanotify_response),
+		  answer(g, wev.fd, FSGATE_ALLOW));
+	ASSERT_EQ(0, reap(writer));
+	ASSERT_EQ(0, stat(path, &after));
+	EXPECT_EQ(before.st_size, after.st_size);
+	TH_LOG("ctime %s by the write",
+	       before.st_ctim.tv_sec == after.st_ctim.tv_sec &&
+	       before.st_ctim.tv_nsec == after.st_ctim.tv_nsec ?
+	       "unchanged" : "changed");
+	ASSERT_EQ((int)sizeof(struct fanotify_response),
+		  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_EQ(0, reap(reader));
+
+	/* "dirty" was never looked at: the next open is asked. */
+	EXPECT_EQ(0, open_answered(g, path, FSGATE_ALLOW | FSGATE_CACHE));
+	/* Unchanged since, that answer holds. */
+	EXPECT_EQ(0, reap(spawn_open(path, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 200));
+	close(g);
+}
+
+TEST_F(limits, cache_refuses_a_verdict_on_a_file_mapped_and_written_meanwhile)
+{
+	write_while_deciding(_metadata, self->dir, 1);
+}
+
+TEST_F(limits, cache_refuses_a_verdict_on_a_file_written_meanwhile)
+{
+	write_while_deciding(_metadata, self->dir, 0);
+}
+
+/*
+ * An ext2 image with 128-byte inodes, whose timestamps end in January
+ * 2038, and the guest's clock set past that: every change gets the same
+ * ctime, as every change within one timestamp tick does, but every time.
+ */
+FIXTURE(frozen) {
+	char img[64], dev[32], dir[64];
+	struct timespec real, mono;
+};
+
+FIXTURE_SETUP(frozen)
+{
+	struct timespec later = { .tv_sec = 2208988800 };	/* 2040 */
+	char cmd[256];
+
+	ASSERT_EQ(0, fsgate_test_own_mounts());
+	snprintf(self->img, sizeof(self->img), "/tmp/limits.%d.img", getpid());
+	snprintf(self->dir, sizeof(self->dir), "/tmp/limits-ext2.%d", getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of=%s bs=1M count=4 2>/dev/null && mke2fs -F -I 128 %s >/dev/null 2>&1",
+		 self->img, self->img);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, fsgate_test_loop_attach(self->img, self->dev,
+					    sizeof(self->dev)));
+	ASSERT_EQ(0, mkdir(self->dir, 0755));
+	ASSERT_EQ(0, mount(self->dev, self->dir, "ext4", 0, NULL));
+	ASSERT_EQ(0, clock_gettime(CLOCK_REALTIME, &self->real));
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &self->mono));
+	ASSERT_EQ(0, clock_settime(CLOCK_REALTIME, &later));
+}
+
+FIXTURE_TEARDOWN(frozen)
+{
+	struct timespec now;
+
+	/* The real time, plus what passed since it was saved. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now.tv_sec += self->real.tv_sec - self->mono.tv_sec;
+	now.tv_nsec += self->real.tv_nsec - self->mono.tv_nsec;
+	if (now.tv_nsec < 0) {
+		now.tv_nsec += 1000000000;
+		now.tv_sec--;
+	} else if (now.tv_nsec >= 1000000000) {
+		now.tv_nsec -= 1000000000;
+		now.tv_sec++;
+	}
+	clock_settime(CLOCK_REALTIME, &now);
+	umount2(self->dir, MNT_DETACH);
+	fsgate_test_loop_detach(self->dev);
+	unlink(self->img);
+	rmdir(self->dir);
+}
+
+TEST_F(frozen, cache_refuses_a_verdict_on_a_file_written_within_its_tick)
+{
+	write_while_deciding(_metadata, self->dir, 0);
+}
+
+/* The row of /proc/fsgate/groups (at @file) whose comm is @comm, or NULL. */
+static const struct fsgate_group_info *
+row_of(const char *file, const char *comm, struct fsgate_group_info **all)
+{
+	ssize_t n = fsgate_groups_read(file, all), i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp((*all)[i].comm, comm))
+			return &(*all)[i];
+	return NULL;
+}
+
+/*
+ * A comm with whitespace stays one field, escaped as \ooo in the file
+ * and read back whole by libfsgate; the other columns stay in place.
+ */
+TEST(proc_groups_escapes_comm)
+{
+	static const char comm[] = "a b\tc\nd\\";
+	struct fsgate_group_info *all = NULL;
+	const struct fsgate_group_info *row;
+	char old[17] = "", line[512];
+	int g, found = 0;
+	FILE *f;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, old));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, comm));
+	g = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, 1234);
+	prctl(PR_SET_NAME, old);
+	ASSERT_LE(0, g);
+
+	f = fopen("/proc/fsgate/groups", "re");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		found += strstr(line, " a\\040b\\011c\\012d\\134 notif 1234 ") != NULL;
+	fclose(f);
+	EXPECT_EQ(1, found);
+
+	row = row_of(NULL, comm, &all);
+	ASSERT_NE(NULL, row);
+	EXPECT_EQ(getpid(), row->pid);
+	EXPECT_STREQ("notif", row->class_name);
+	EXPECT_EQ(1234, row->priority);
+	free(all);
+	close(g);
+}
+
+/* Only root reads /proc/fsgate/groups: an unprivileged user gets EACCES. */
+TEST(proc_groups_is_root_only)
+{
+	struct stat st;
+	pid_t pid;
+
+	ASSERT_EQ(0, stat("/proc/fsgate/groups", &st));
+	EXPECT_EQ(0400, st.st_mode & 07777);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		if (open("/proc/fsgate/groups", O_RDONLY) >= 0)
+			_exit(0);
+		_exit(errno);
+	}
+	EXPECT_EQ(EACCES, reap(pid));
+}
+
+/*
+ * Seen through the procfs of a pid namespace, a daemon's pid is its pid
+ * there, and 0 for one outside it, as /proc/PID would show.
+ */
+TEST(proc_groups_pids_are_the_readers)
+{
+	char old[17] = "", dir[64];
+	int outer;
+	pid_t pid;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, old));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "limits-outer"));
+	outer = fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, 1235);
+	prctl(PR_SET_NAME, old);
+	ASSERT_LE(0, outer);
+	snprintf(dir, sizeof(dir), "/tmp/limits-proc.%d", (int)getpid());
+	ASSERT_EQ(0, mkdir(dir, 0700));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct fsgate_group_info *all = NULL;
+		const struct fsgate_group_info *row;
+		pid_t inner;
+
+		if (fsgate_test_own_mounts() || unshare(CLONE_NEWPID))
+			_exit(100);
+		inner = fork();
+		if (inner)
+			_exit(inner < 0 ? 101 : reap(inner));
+		/* pid 1 of a new pid namespace, with a procfs of its own. */
+		if (mount("proc", dir, "proc", 0, NULL))
+			_exit(102);
+		prctl(PR_SET_NAME, "limits-inner");
+		if (fsgate_init(FSGATE_CLASS_NOTIF, O_RDONLY, 1236) < 0)
+			_exit(103);
+		strcat(dir, "/fsgate/groups");
+		row = row_of(dir, "limits-inner", &all);
+		if (!row || row->pid != 1)
+			_exit(104);
+		free(all);
+		row = row_of(dir, "limits-outer", &all);
+		if (!row || row->pid != 0)
+			_exit(105);
+		_exit(0);
+	}
+	EXPECT_EQ(0, reap(pid));
+	rmdir(dir);
+	close(outer);
+}
+
+TEST_HARNESS_MAIN
