@@ -292,7 +292,7 @@ TEST_F(cache, unlimited_marks_keep_the_cache_bounded)
 			 FSGATE_NONBLOCK | FSGATE_UNLIMITED_MARKS,
 		.event_f_flags = O_RDONLY | O_CLOEXEC,
 		.priority = FSGATE_PRIORITY_DEFAULT,
-		.timeout_ms = FSGATE_TIMEOUT_NONE,
+		.timeout_ms = FSGATE_TIMEOUT_DEFAULT,
 	};
 	struct fsgate_stats st;
 	int g = fsgate_init_ext(&init);

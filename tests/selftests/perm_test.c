@@ -839,7 +839,7 @@ TEST_F(perm, counters_account_for_every_access)
 	EXPECT_EQ(1, st.timedout);
 	EXPECT_EQ(0, st.pending);
 	/* /proc/fsgate/groups shows the same, after priority and marks. */
-	snprintf(want, sizeof(want), " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0\n");
+	snprintf(want, sizeof(want), " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0 0 0\n");
 	f = fopen("/proc/fsgate/groups", "re");
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f))
