@@ -72,6 +72,7 @@ void fsgate_cache_changed(const struct inode *inode)
 {
 	atomic_inc_return(fsgate_change_slot(inode));
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_cache_changed);
 
 /**
  * fsgate_cache_allowed() - whether verdicts on a file may be cached
@@ -90,6 +91,7 @@ bool fsgate_cache_allowed(const struct inode *inode)
 	return !(inode->i_sb->s_type->fs_flags &
 		 (FS_HAS_SUBTYPE | FS_RENAME_DOES_D_MOVE));
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_cache_allowed);
 
 /* @snap of @inode now; @query marks i_version read, so the next change bumps it. */
 static void fsgate_snap_fill(struct fsgate_snap *snap, struct inode *inode,
@@ -115,6 +117,7 @@ void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode)
 {
 	fsgate_snap_fill(snap, inode, true);
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_snap_take);
 
 static bool fsgate_snap_equal(const struct fsgate_snap *a,
 			      const struct fsgate_snap *b)
@@ -144,13 +147,16 @@ bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode)
 {
 	struct fsgate_snap now;
 
+	/* Pairs with fsgate_cache_changed(): the verdict published, then this. */
 	smp_mb();
 	if (inode_is_open_for_write(inode))
 		return false;
+	/* The writer bumped the generation before it gave up write access. */
 	smp_rmb();
 	fsgate_snap_fill(&now, inode, false);
 	return now.gen == snap->gen && fsgate_snap_equal(snap, &now);
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_snap_current);
 
 /* What @sub's cache says of @mask; an entry on an older file is dropped. */
 static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,

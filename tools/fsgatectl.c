@@ -98,6 +98,8 @@ static const struct param {
 	  "ceiling on one access's whole chain of groups" },
 	{ "allow_unbounded_waits", 0, 1,
 	  "1: groups may wait without bound (FSGATE_TIMEOUT_NONE)" },
+	{ "max_cached_verdicts", 0, UINT_MAX,
+	  "files one group may have cached verdicts on; 0: no cache" },
 	{ "max_groups", 1, 65536, "groups one user may have" },
 	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
 	{ "max_pending_events", 1, UINT_MAX,
