@@ -380,7 +380,7 @@ int fsgate_mute_add(struct fsgate_group *group,
 	if (old && fsgate_mutes_find(old, rule.type, rule.key, rule.dev))
 		goto out_unlock;
 	ret = -ENOSPC;
-	if (old && old->n >= READ_ONCE(max_mutes))
+	if ((old ? old->n : 0) >= READ_ONCE(max_mutes))
 		goto out_unlock;
 	ret = -ENOMEM;
 	mutes = fsgate_mutes_copy(old, 1);
