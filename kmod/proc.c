@@ -47,21 +47,22 @@ static int fsgate_groups_show(struct seq_file *m, void *v)
 	struct fsgate_stats stats;
 
 	if (v == &fsgate_groups) {
-		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted filtered\n");
+		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted extended filtered\n");
 		return 0;
 	}
 	group = list_entry(v, struct fsgate_group, node);
 	fsgate_group_stats(group, &stats);
 	seq_printf(m, "%llu %d ", group->id, pid_nr_ns(group->owner, ns));
 	seq_escape(m, group->comm, FSGATE_PROC_ESCAPE);
-	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   fsgate_class_name(group->flags), group->priority,
 		   stats.marks, stats.queued, stats.delivered, stats.overflows,
 		   stats.pending, stats.asked, stats.answered, stats.denied,
 		   stats.timedout, stats.orphaned, stats.cancelled,
 		   stats.perm_overflows, stats.cached, stats.unopened,
 		   stats.cache_entries, stats.cache_evictions,
-		   stats.cache_flushes, stats.muted, stats.filtered);
+		   stats.cache_flushes, stats.muted, stats.extended,
+		   stats.filtered);
 	return 0;
 }
 

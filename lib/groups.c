@@ -30,7 +30,7 @@ static const char *const stat_names[] = {
 	"marks", "queued", "delivered", "overflows", "pending", "asked",
 	"answered", "denied", "timedout", "orphaned", "cancelled",
 	"perm_overflows", "cached", "unopened", "cache_entries",
-	"cache_evictions", "cache_flushes", "muted",
+	"cache_evictions", "cache_flushes", "muted", "extended",
 	"filtered",
 };
 #define STATS (sizeof(stat_names) / sizeof(stat_names[0]))

@@ -852,10 +852,10 @@ TEST_F(perm, counters_account_for_every_access)
 	/*
 	 * /proc/fsgate/groups shows the same, after priority and marks, and
 	 * then no cache entries or evictions, no cache flush, nothing muted,
-	 * nothing filtered.
+	 * no request for more time, nothing filtered.
 	 */
 	snprintf(want, sizeof(want),
-		 " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0 0 0 0\n");
+		 " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0 0 0 0 0\n");
 	f = fopen("/proc/fsgate/groups", "re");
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f))
