@@ -12,6 +12,9 @@ FSGATE_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 count=$FSGATE_TOP/build/bin/ktap-count
 consoles=$FSGATE_TOP/tests/harness/consoles
 suites=$FSGATE_TOP/tests/guest/kunit-suites
+# The suites the recorded console (consoles/kunit.log) ran: the live list
+# grows with kmod/, the recording does not.
+recorded=$consoles/kunit-suites
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$FSGATE_TOP/tests/scenarios/lib/tap.sh"
@@ -53,7 +56,7 @@ echo "$work/short.tap" >"$work/l4"
 counts "$work/l4" 1 "1 passed, 1 failed, 0 skipped"
 result $? "a part short of its plan is a failure" "$work/part.out"
 
-kunit_tap "$consoles/kunit.log" "$suites" >"$work/kunit.tap"
+kunit_tap "$consoles/kunit.log" "$recorded" >"$work/kunit.tap"
 echo "$work/kunit.tap" >"$work/l5"
 counts "$work/l5" 0 "6 passed, 0 failed, 0 skipped"
 result $? "KUnit: every listed suite reports" "$work/part.out"
@@ -62,7 +65,7 @@ result $? "KUnit: every listed suite reports" "$work/part.out"
 awk '/# Subtest: fsgate_event/ { skip = 1 } !skip { print }
      skip && /ok [0-9]+ fsgate_event/ { skip = 0 }' \
 	"$consoles/kunit.log" >"$work/missing.log"
-kunit_tap "$work/missing.log" "$suites" >"$work/kunit.tap"
+kunit_tap "$work/missing.log" "$recorded" >"$work/kunit.tap"
 echo "$work/kunit.tap" >"$work/l6"
 counts "$work/l6" 1 "4 passed, 2 failed, 0 skipped" &&
 	grep -q "fsgate_event: the suite did not report" "$work/part.out"

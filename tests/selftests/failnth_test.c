@@ -263,6 +263,8 @@ TEST_F_TIMEOUT(fault, init, 300)
 	};
 	int n, f, g, err, injected;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (n = 1; n < MAX_N; n++) {
 		f = fault_arm(n);
 		ASSERT_LE(0, f);
@@ -413,6 +415,8 @@ TEST_F_TIMEOUT(fault, marks, 900)
 	struct mark_case c;
 	unsigned int i;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		c = cases[i];
 		c.file = c.on_dir ? self->dir : self->file;
@@ -425,6 +429,8 @@ TEST_F_TIMEOUT(fault, mark_flush, 300)
 	char after[2048];
 	int n, f, g, o, ret, err, injected;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (n = 1; n < MAX_N; n++) {
 		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 		o = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
@@ -461,6 +467,8 @@ TEST_F_TIMEOUT(fault, stats_and_fionread, 300)
 	struct fsgate_stats st;
 	int n, f, g, ret, err, injected, q;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 	ASSERT_LE(0, g);
 	for (n = 1; n < MAX_N; n++) {
@@ -490,6 +498,8 @@ TEST_F_TIMEOUT(fault, proc_files, 300)
 	int i, n, f, fd, g, err, injected;
 	ssize_t ret;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD,
@@ -539,6 +549,8 @@ TEST_F_TIMEOUT(fault, mute, 300)
 	int c, n, f, g, ret, err, injected;
 	ssize_t before;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (c = 0; c < 3; c++) {
 		for (n = 1; n < MAX_N; n++) {
 			g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
@@ -590,6 +602,8 @@ TEST_F_TIMEOUT(fault, flush_cache, 300)
 	int n, f, g, ret, err, injected;
 	pid_t pid;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (n = 1; n < MAX_N; n++) {
 		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 		ASSERT_LE(0, g);
@@ -662,6 +676,8 @@ TEST_F_TIMEOUT(fault, read, 300)
 	ssize_t ret;
 	pid_t pid;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (n = 1; n < MAX_N; n++) {
 		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 		ASSERT_LE(0, g);
@@ -716,6 +732,8 @@ TEST_F_TIMEOUT(fault, write, 300)
 	ssize_t ret;
 	pid_t pid;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 	ASSERT_LE(0, g);
 	for (i = 0; i < 9; i++)
@@ -856,17 +874,23 @@ static void sweep_access(struct __test_metadata *_metadata, const char *name,
 
 TEST_F_TIMEOUT(fault, access_one_group, 300)
 {
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	sweep_access(_metadata, "open, one content group", self->file, 1, 0);
 }
 
 TEST_F_TIMEOUT(fault, access_notification, 300)
 {
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	sweep_access(_metadata, "open, one notification group", self->file, 1, 1);
 }
 
 /* More groups than fsgate collects on the stack: its own allocation. */
 TEST_F_TIMEOUT(fault, access_many_groups, 300)
 {
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	sweep_access(_metadata, "open, seventeen content groups", self->file,
 		     17, 0);
 }
@@ -880,6 +904,8 @@ TEST_F_TIMEOUT(fault, close, 300)
 	int n, f, g, o, ret, err, injected;
 	pid_t pid;
 
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
 	for (n = 1; n < MAX_N; n++) {
 		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 		o = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
