@@ -449,7 +449,8 @@ clean:
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 DURATION ?= 1800
 FUZZ_KERNEL ?= debug
-GUEST += $(B)/guest/fsgate-fuzz
+# GUEST was expanded into the rules above already: name it to them.
+guest userspace: $(B)/guest/fsgate-fuzz
 
 $(B)/guest/fsgate-fuzz: $(FUZZ_SRCS) tests/fuzz/fuzz.h $(B)/lib/libfsgate.a \
 			lib/include/fsgate.h include/uapi/linux/fsgate.h
