@@ -159,6 +159,7 @@ static void op_group_init(struct fz *fz)
 static void op_group_init_bad(struct fz *fz)
 {
 	struct fsgate_init init = { .flags = FSGATE_CLASS_CONTENT };
+	unsigned int i;
 	int g;
 
 	switch (fz_below(fz, 8)) {
@@ -169,7 +170,14 @@ static void op_group_init_bad(struct fz *fz)
 	case 4: init.priority = FSGATE_PRIORITY_MAX + 1 + fz_below(fz, 1000); break;
 	case 5: init.timeout_verdict = 3 + fz_below(fz, 100); break;
 	case 6: init.orphan_verdict = 3 + fz_below(fz, 100); break;
-	default: init.reserved[fz_below(fz, 5)] = fz_rand(fz) | 1; break;
+	default:
+		/* The reserved words, reserved32 counted as one more. */
+		i = fz_below(fz, sizeof(init.reserved) / sizeof(init.reserved[0]) + 1);
+		if (i < sizeof(init.reserved) / sizeof(init.reserved[0]))
+			init.reserved[i] = fz_rand(fz) | 1;
+		else
+			init.reserved32 = fz_rand(fz) | 1;
+		break;
 	}
 	g = ioctl(fz->proc->dev, FSGATE_IOC_INIT,
 		  fz_chance(fz, 10) ? (void *)8 : (void *)&init);
