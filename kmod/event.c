@@ -21,10 +21,11 @@
 #include "event.h"
 #include "group.h"
 #include "info.h"
+#include "param.h"
 #include "perm.h"
 
 static unsigned int max_queued_events = 16384;
-module_param(max_queued_events, uint, 0644);
+fsgate_param(max_queued_events, fsgate_param_limit);
 MODULE_PARM_DESC(max_queued_events,
 		 "Events one group may queue, unless FSGATE_UNLIMITED_QUEUE (16384)");
 

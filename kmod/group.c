@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 
 #include "group.h"
+#include "param.h"
 
 LIST_HEAD(fsgate_groups);
 /* Protects fsgate_groups and each group's @node; see above. */
@@ -31,7 +32,7 @@ DEFINE_MUTEX(fsgate_groups_lock);
 static atomic64_t fsgate_next_group_id = ATOMIC64_INIT(0);
 
 static unsigned int max_groups = 128;
-module_param(max_groups, uint, 0644);
+fsgate_param(max_groups, fsgate_param_limit);
 MODULE_PARM_DESC(max_groups, "Groups one user may have (128, as fanotify)");
 
 /**
@@ -56,6 +57,35 @@ u32 fsgate_init_priority(const struct fsgate_init *init)
 	}
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_priority);
+
+/**
+ * fsgate_clock_past() - a reading of a clock later than any taken before
+ * @clock: ktime_get_ns(), or a coarse fake in KUnit
+ *
+ * A process's start_time is ktime_get_ns() at its fork, and "forked at or
+ * after" a group or a mute counts a process as the daemon's own. Where
+ * the clock is coarse (the kernel falls back to jiffies when it marks the
+ * TSC unstable, as a loaded hypervisor makes it do), a process forked
+ * just before reads the same time as the call, and would count as forked
+ * after it. Waiting until the clock moves past its first reading makes
+ * the order strict: what forked before the call has a start_time below
+ * the value returned, what forks after has one at or above it. On a
+ * nanosecond clock the second reading already differs; on jiffies this
+ * waits one tick.
+ *
+ * Context: process context, may sleep.
+ * Return: a reading of @clock greater than its first one in this call.
+ */
+u64 fsgate_clock_past(u64 (*clock)(void))
+{
+	u64 first = clock();
+	u64 now;
+
+	while ((now = clock()) <= first)
+		schedule_timeout_uninterruptible(1);
+	return now;
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_clock_past);
 
 /**
  * fsgate_class_name() - name of the class in a group's flags
@@ -174,7 +204,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	group->owner = get_pid(task_tgid(current));
 	/* Exported (get) and inline (put) on every kernel fsgate builds for. */
 	group->memcg = get_mem_cgroup_from_mm(current->mm);
-	group->created_ns = ktime_get_ns();
+	group->created_ns = fsgate_clock_past(ktime_get_ns);
 	group->uid = current_uid();
 	get_task_comm(group->comm, current);
 	group->flags = init->flags;

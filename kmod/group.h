@@ -32,8 +32,9 @@ struct seq_file;
  *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
  * @owner: thread group that created the group
- * @created_ns: ktime_get_ns() when it was made: with FSGATE_EXCLUDE_SELF,
- *	what @owner forks from then on is excluded too
+ * @created_ns: fsgate_clock_past(ktime_get_ns) when it was made: with
+ *	FSGATE_EXCLUDE_SELF, what @owner forks from then on is excluded too,
+ *	and nothing it forked before
  * @uid: real uid of the creator, for the max_groups limit
  * @comm: command name of the creator, for /proc/fsgate/groups
  * @flags: FSGATE_* flags from struct fsgate_init, class included
@@ -216,6 +217,7 @@ extern struct list_head fsgate_groups;
 extern struct mutex fsgate_groups_lock;
 
 u32 fsgate_init_priority(const struct fsgate_init *init);
+u64 fsgate_clock_past(u64 (*clock)(void));
 const char *fsgate_class_name(u32 flags);
 void fsgate_group_list_insert(struct list_head *head,
 			      struct fsgate_group *group);

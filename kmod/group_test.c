@@ -186,6 +186,27 @@ static void list_insert_keeps_equal_priorities_by_age(struct kunit *test)
 	expect_list_order(test, prios, ARRAY_SIZE(prios));
 }
 
+/* A clock that moves once in four readings, as jiffies does in a tick. */
+static u64 coarse_clock_reads;
+
+static u64 coarse_clock(void)
+{
+	return ++coarse_clock_reads / 4;
+}
+
+static void clock_past_is_later_than_earlier_readings(struct kunit *test)
+{
+	u64 before, past;
+
+	coarse_clock_reads = 0;
+	before = coarse_clock();
+	past = fsgate_clock_past(coarse_clock);
+	KUNIT_EXPECT_GT(test, past, before);
+	/* ... and no later than the clock's next step. */
+	KUNIT_EXPECT_EQ(test, past, before + 1);
+	KUNIT_EXPECT_GE(test, coarse_clock(), past);
+}
+
 static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(init_check_accepts_every_class),
 	KUNIT_CASE(init_check_rejects_two_classes),
@@ -198,6 +219,7 @@ static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(init_priority_explicit_overrides_class),
 	KUNIT_CASE(list_insert_orders_every_permutation),
 	KUNIT_CASE(list_insert_keeps_equal_priorities_by_age),
+	KUNIT_CASE(clock_past_is_later_than_earlier_readings),
 	{}
 };
 

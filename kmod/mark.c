@@ -76,9 +76,10 @@
 #include "cache.h"
 #include "group.h"
 #include "mark.h"
+#include "param.h"
 
 static unsigned int max_marks = 65536;
-module_param(max_marks, uint, 0644);
+fsgate_param(max_marks, fsgate_param_limit);
 MODULE_PARM_DESC(max_marks,
 		 "Objects one group may mark, unless FSGATE_UNLIMITED_MARKS (65536)");
 

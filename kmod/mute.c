@@ -39,9 +39,10 @@
 
 #include "group.h"
 #include "mute.h"
+#include "param.h"
 
 static unsigned int max_mutes = 1024;
-module_param(max_mutes, uint, 0644);
+fsgate_param(max_mutes, fsgate_param_limit);
 MODULE_PARM_DESC(max_mutes, "Mute entries one group may have (1024)");
 
 /* Serialises changes to every group's mutes; see above. */
@@ -51,7 +52,8 @@ static DEFINE_MUTEX(fsgate_mute_mutex);
  * fsgate_current_descends() - whether the current process is, or was
  * forked by, a given one
  * @tgid: the ancestor process
- * @since: ktime_get_ns() from which on its children count
+ * @since: fsgate_clock_past() when the rule was made: children forked
+ *	from then on count
  *
  * True for @tgid's own threads, and for a process whose line of parents
  * reaches @tgid through a child that @tgid forked at @since or later (a
@@ -320,7 +322,7 @@ static int fsgate_mute_rule_make(const struct fsgate_mute_entry *entry,
 			return -ESRCH;
 		}
 		rule->key = fsgate_pid_key(rule->pid);
-		rule->since = ktime_get_ns();
+		rule->since = fsgate_clock_past(ktime_get_ns);
 		return 0;
 	case FSGATE_MUTE_EXE:
 		rule->dev = new_decode_dev(entry->dev);

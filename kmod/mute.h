@@ -17,9 +17,9 @@ struct pid;
  * @key: what the entry is sorted and found by: the struct pid's address
  *	for a process, the uid, the cgroup id, or the program's inode
  * @dev: the program's device (kernel dev_t) for %FSGATE_MUTE_EXE
- * @since: ktime_get_ns() when a process entry was added: with
- *	%FSGATE_MUTE_DESCENDANTS, processes forked by it before then do not
- *	match
+ * @since: fsgate_clock_past(ktime_get_ns) when a process entry was
+ *	added: with %FSGATE_MUTE_DESCENDANTS, processes forked by it before
+ *	then do not match
  * @pid: the process, referenced, for %FSGATE_MUTE_PROCESS
  */
 struct fsgate_mute_rule {

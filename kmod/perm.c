@@ -36,39 +36,11 @@
 
 #include "group.h"
 #include "mark.h"
+#include "param.h"
 #include "perm.h"
 
-/* The longest any wait bound may be set to: an hour, in ms. */
-#define FSGATE_WAIT_MS_MAX	3600000
-
-static int fsgate_param_set_wait_ms(const char *val,
-				    const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, FSGATE_WAIT_MS_MAX);
-}
-
-/* A bound in ms, 1..FSGATE_WAIT_MS_MAX; anything else is -EINVAL. */
-static const struct kernel_param_ops fsgate_wait_ms_ops = {
-	.set = fsgate_param_set_wait_ms,
-	.get = param_get_uint,
-};
-
-static int fsgate_param_set_switch(const char *val,
-				   const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, 1);
-}
-
-/* 0 or 1, shown as a number, as fsgatectl reads every parameter. */
-static const struct kernel_param_ops fsgate_switch_ops = {
-	.set = fsgate_param_set_switch,
-	.get = param_get_uint,
-};
-
 static unsigned int default_timeout_ms = 10000;
-module_param_cb(default_timeout_ms, &fsgate_wait_ms_ops, &default_timeout_ms,
-		0644);
-__MODULE_PARM_TYPE(default_timeout_ms, "uint");
+fsgate_param(default_timeout_ms, fsgate_param_wait_ms);
 MODULE_PARM_DESC(default_timeout_ms,
 		 "How long an access waits for a group without its own timeout, 1..3600000 (10000)");
 
@@ -79,25 +51,22 @@ MODULE_PARM_DESC(default_timeout_ms,
  * trip.
  */
 static unsigned int max_chain_ms = 30000;
-module_param_cb(max_chain_ms, &fsgate_wait_ms_ops, &max_chain_ms, 0644);
-__MODULE_PARM_TYPE(max_chain_ms, "uint");
+fsgate_param(max_chain_ms, fsgate_param_wait_ms);
 MODULE_PARM_DESC(max_chain_ms,
 		 "Ceiling on one access's whole decision chain, every tier included, 1..3600000 (30000)");
 
 static unsigned int allow_unbounded_waits;
-module_param_cb(allow_unbounded_waits, &fsgate_switch_ops,
-		&allow_unbounded_waits, 0644);
-__MODULE_PARM_TYPE(allow_unbounded_waits, "uint");
+fsgate_param(allow_unbounded_waits, fsgate_param_switch);
 MODULE_PARM_DESC(allow_unbounded_waits,
 		 "1: groups may wait without bound (FSGATE_TIMEOUT_NONE), and their accesses have no ceiling (0)");
 
 static unsigned int default_max_wait_ms = 60000;
-module_param(default_max_wait_ms, uint, 0644);
+fsgate_param(default_max_wait_ms, fsgate_param_wait_ms);
 MODULE_PARM_DESC(default_max_wait_ms,
-		 "The longest one access may wait for a group that asks for more time, without a max_wait_ms of its own (60000)");
+		 "The longest one access may wait for a group that asks for more time, without a max_wait_ms of its own, 1..3600000 (60000)");
 
 static unsigned int max_pending_events = 16384;
-module_param(max_pending_events, uint, 0644);
+fsgate_param(max_pending_events, fsgate_param_limit);
 MODULE_PARM_DESC(max_pending_events,
 		 "Permission events one group may have unresolved, unless FSGATE_UNLIMITED_QUEUE; past it the timeout verdict applies at once (16384)");
 

@@ -103,7 +103,7 @@ static const struct param {
 	  "files one group may have cached verdicts on; 0: no cache" },
 	{ "default_max_wait_ms", 1, 3600000,
 	  "the longest an access waits for a group that asks for more time" },
-	{ "max_groups", 1, 65536, "groups one user may have" },
+	{ "max_groups", 1, UINT_MAX, "groups one user may have" },
 	{ "max_marks", 1, UINT_MAX, "objects one group may mark" },
 	{ "max_mutes", 1, UINT_MAX, "mute entries one group may have" },
 	{ "max_pending_events", 1, UINT_MAX,

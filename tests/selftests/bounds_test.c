@@ -33,6 +33,8 @@
 /* The parameters a test may change, restored by the teardown. */
 static const char *const params[] = {
 	"max_chain_ms", "allow_unbounded_waits", "default_timeout_ms",
+	"default_max_wait_ms", "max_groups", "max_marks", "max_mutes",
+	"max_pending_events", "max_queued_events",
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
@@ -117,17 +119,32 @@ TEST_F(bounds, the_defaults_bound_every_chain_and_refuse_unbounded_waits)
 	EXPECT_STREQ("10000", buf);
 }
 
-/* A value out of range is refused with EINVAL and changes nothing. */
-TEST_F(bounds, wait_parameters_out_of_range_are_refused)
+/*
+ * A value out of range is refused with EINVAL, one past what an unsigned
+ * int holds with ERANGE, and either changes nothing.
+ */
+TEST_F(bounds, parameters_out_of_range_are_refused)
 {
-	static const struct { const char *name, *value; } bad[] = {
-		{ "max_chain_ms", "0" },
-		{ "max_chain_ms", "3600001" },
-		{ "max_chain_ms", "-1" },
-		{ "max_chain_ms", "ten" },
-		{ "default_timeout_ms", "0" },
-		{ "default_timeout_ms", "3600001" },
-		{ "allow_unbounded_waits", "2" },
+	static const struct {
+		const char *name, *value;
+		int err;
+	} bad[] = {
+		{ "max_chain_ms", "0", EINVAL },
+		{ "max_chain_ms", "3600001", EINVAL },
+		{ "max_chain_ms", "-1", EINVAL },
+		{ "max_chain_ms", "ten", EINVAL },
+		{ "default_timeout_ms", "0", EINVAL },
+		{ "default_timeout_ms", "3600001", EINVAL },
+		{ "default_max_wait_ms", "0", EINVAL },
+		{ "default_max_wait_ms", "3600001", EINVAL },
+		{ "allow_unbounded_waits", "2", EINVAL },
+		/* A limit of 0 would refuse everything without saying why. */
+		{ "max_groups", "0", EINVAL },
+		{ "max_marks", "0", EINVAL },
+		{ "max_mutes", "0", EINVAL },
+		{ "max_pending_events", "0", EINVAL },
+		{ "max_queued_events", "0", EINVAL },
+		{ "max_mutes", "4294967296", ERANGE },
 	};
 	char before[32], after[32];
 	unsigned int i;
@@ -138,12 +155,16 @@ TEST_F(bounds, wait_parameters_out_of_range_are_refused)
 		EXPECT_EQ(-1, fsgate_test_param(bad[i].name, bad[i].value,
 						NULL, 0))
 			TH_LOG("%s=%s", bad[i].name, bad[i].value);
-		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(bad[i].err, errno);
 		ASSERT_EQ(0, read_param(bad[i].name, after, sizeof(after)));
 		EXPECT_STREQ(before, after);
 	}
 	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "3600000", NULL, 0));
 	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "1", NULL, 0));
+	ASSERT_EQ(0, fsgate_test_param("default_max_wait_ms", "3600000",
+				       NULL, 0));
+	ASSERT_EQ(0, fsgate_test_param("max_mutes", "4294967295", NULL, 0));
+	ASSERT_EQ(0, fsgate_test_param("max_groups", "1", NULL, 0));
 }
 
 /*

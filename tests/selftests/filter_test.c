@@ -632,6 +632,50 @@ TEST_F(filter, exclude_self_covers_workers_forked_after_init)
 	close(g);
 }
 
+/*
+ * A child forked just before the group, or just before its parent was
+ * muted with FSGATE_MUTE_DESCENDANTS, is asked, however coarse the
+ * guest's clock: where the TSC is marked unstable the kernel falls back
+ * to jiffies, the fork and the call read the same time, and the child
+ * counted as forked after it (the daemon's worker, or muted). Twenty
+ * times each, so that most fall within one tick on such a clock.
+ */
+TEST_F(filter, children_forked_just_before_are_asked)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = 2000,
+		.timeout_ms = 3000,
+		.timeout_verdict = FSGATE_VERDICT_DENY,
+		.orphan_verdict = FSGATE_VERDICT_DENY,
+	};
+	struct child early;
+	int i, g;
+
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, child_start(&early, self->file, -1, NULL, 0));
+		g = fsgate_init_ext(&init);
+		ASSERT_LE(0, g);
+		ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+		EXPECT_EQ(0, child_answered(_metadata, &early, g))
+			TH_LOG("EXCLUDE_SELF, round %d", i);
+		close(g);
+	}
+	g = open_gate(self->dir);
+	ASSERT_LE(0, g);
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, child_start(&early, self->file, -1, NULL, 0));
+		ASSERT_EQ(0, mute(g, FSGATE_MUTE_PROCESS,
+				  FSGATE_MUTE_DESCENDANTS, getpid(), 0));
+		EXPECT_EQ(0, child_answered(_metadata, &early, g))
+			TH_LOG("FSGATE_MUTE_DESCENDANTS, round %d", i);
+		ASSERT_EQ(0, fsgate_mute_clear(g));
+	}
+	close(g);
+}
+
 #define DATA(field) offsetof(struct fsgate_filter_data, field)
 
 /* Files under 64 bytes are allowed in the kernel, the rest asked. */
