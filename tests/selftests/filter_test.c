@@ -59,18 +59,6 @@ static int open_gate(const char *dir)
 	return g;
 }
 
-/* Open @path in a child while @g answers with @response; its errno. */
-static int open_answered(struct __test_metadata *_metadata, int g,
-			 const char *path, uint32_t response)
-{
-	struct fanotify_event_metadata ev;
-	pid_t pid = spawn_open(path, O_RDONLY, 0);
-
-	EXPECT_EQ(0, next_event(g, WAIT_MS, &ev));
-	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, response));
-	return reap(pid);
-}
-
 /* A notification group told of opens on the tmpfs of @dir. */
 static int open_watch(const char *dir)
 {
@@ -95,17 +83,17 @@ TEST_F(filter, a_flushed_clean_verdict_is_asked_again)
 	int g = open_gate(self->dir);
 
 	ASSERT_LE(0, g);
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->other,
+	EXPECT_EQ(0, open_answered(g, self->other,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	EXPECT_TRUE(decided_quietly(g, self->file));
 
 	EXPECT_EQ(2, fsgate_cache_flush(g, -1));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.cache_flushes);
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->other, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->other, FSGATE_ALLOW));
 	/* Nothing left to flush. */
 	EXPECT_EQ(0, fsgate_cache_flush(g, -1));
 	close(g);
@@ -116,9 +104,9 @@ TEST_F(filter, a_one_file_flush_leaves_the_others_cached)
 	int g = open_gate(self->dir), fd;
 
 	ASSERT_LE(0, g);
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->other,
+	EXPECT_EQ(0, open_answered(g, self->other,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	/* Any fd of the file names it; O_PATH raises no event. */
 	fd = open(self->file, O_PATH);
@@ -127,7 +115,7 @@ TEST_F(filter, a_one_file_flush_leaves_the_others_cached)
 	EXPECT_EQ(0, fsgate_cache_flush(g, fd));
 	close(fd);
 	EXPECT_TRUE(decided_quietly(g, self->other));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
 	close(g);
 }
 
@@ -138,7 +126,7 @@ TEST_F(filter, a_flush_with_a_bad_fd_changes_nothing)
 	int g = open_gate(self->dir);
 
 	ASSERT_LE(0, g);
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req));
@@ -185,7 +173,7 @@ TEST_F(filter, an_answer_to_an_event_asked_before_a_flush_is_not_cached)
 		  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
 	EXPECT_EQ(0, reap(pid));
 	/* The answer decided its access, and is not remembered. */
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	/* Asked after the flush: cached as usual. */
 	EXPECT_TRUE(decided_quietly(g, self->file));
@@ -209,7 +197,7 @@ TEST_F(filter, a_flush_leaves_other_groups_caches)
 	answer(h, ev.fd, FSGATE_ALLOW | FSGATE_CACHE);
 	EXPECT_EQ(0, reap(pid));
 	EXPECT_EQ(1, fsgate_cache_flush(g, -1));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
 	EXPECT_FALSE(readable(h, NONE_MS));
 	close(h);
 	close(g);
@@ -481,7 +469,7 @@ TEST_F(filter, in_only_mode_only_the_entries_are_seen)
 	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
 	EXPECT_FALSE(readable(g, NONE_MS));
 	ASSERT_EQ(0, fsgate_mute_set_mode(g, FSGATE_MUTE_MODE_MUTE));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
 	close(g);
 }
 
@@ -591,16 +579,15 @@ TEST_F(filter, bad_mute_requests_change_nothing)
 	EXPECT_EQ(2, fsgate_mute_list(g, NULL, 0, NULL));
 	ASSERT_EQ(0, fsgate_test_param("max_mutes", old, NULL, 0));
 	/* None of it muted anything else. */
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
 	close(g);
 }
 
 /*
- * FSGATE_EXCLUDE_SELF covers the workers a daemon forks after making its
- * group. Before, a worker's open waited on the daemon itself until the
- * group's timeout, whose verdict (deny here) failed it.
+ * A content group with FSGATE_EXCLUDE_SELF gating opens on the tmpfs of
+ * @dir, denying when it does not answer within 3 s.
  */
-TEST_F(filter, exclude_self_covers_workers_forked_after_init)
+static int exclude_self_gate(const char *dir)
 {
 	struct fsgate_init init = {
 		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
@@ -611,14 +598,27 @@ TEST_F(filter, exclude_self_covers_workers_forked_after_init)
 		.timeout_verdict = FSGATE_VERDICT_DENY,
 		.orphan_verdict = FSGATE_VERDICT_DENY,
 	};
+	int g = fsgate_init_ext(&init);
+
+	if (g < 0 || perm_mark(g, FAN_OPEN_PERM, dir))
+		return -1;
+	return g;
+}
+
+/*
+ * FSGATE_EXCLUDE_SELF covers the workers a daemon forks after making its
+ * group. Before, a worker's open waited on the daemon itself until the
+ * group's timeout, whose verdict (deny here) failed it.
+ */
+TEST_F(filter, exclude_self_covers_workers_forked_after_init)
+{
 	struct fsgate_stats st;
 	struct child early, w;
 	int g;
 
 	ASSERT_EQ(0, child_start(&early, self->file, -1, NULL, 0));
-	g = fsgate_init_ext(&init);
+	g = exclude_self_gate(self->dir);
 	ASSERT_LE(0, g);
-	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
 	/* The daemon itself, a worker, and a worker's worker. */
 	EXPECT_LE(0, close(open(self->file, O_RDONLY)));
 	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
@@ -642,23 +642,13 @@ TEST_F(filter, exclude_self_covers_workers_forked_after_init)
  */
 TEST_F(filter, children_forked_just_before_are_asked)
 {
-	struct fsgate_init init = {
-		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
-			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
-		.event_f_flags = O_RDONLY | O_CLOEXEC,
-		.priority = 2000,
-		.timeout_ms = 3000,
-		.timeout_verdict = FSGATE_VERDICT_DENY,
-		.orphan_verdict = FSGATE_VERDICT_DENY,
-	};
 	struct child early;
 	int i, g;
 
 	for (i = 0; i < 20; i++) {
 		ASSERT_EQ(0, child_start(&early, self->file, -1, NULL, 0));
-		g = fsgate_init_ext(&init);
+		g = exclude_self_gate(self->dir);
 		ASSERT_LE(0, g);
-		ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
 		EXPECT_EQ(0, child_answered(_metadata, &early, g))
 			TH_LOG("EXCLUDE_SELF, round %d", i);
 		close(g);
@@ -703,13 +693,13 @@ TEST_F(filter, a_filter_allows_small_files_in_the_kernel)
 				       sizeof(small_allowed) /
 				       sizeof(small_allowed[0]))) TH_LOG("%m");
 	EXPECT_TRUE(decided_quietly(g, self->file));
-	EXPECT_EQ(0, open_answered(_metadata, g, big, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, big, FSGATE_ALLOW));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.filtered);
 	EXPECT_EQ(1, st.asked);
 	/* Removed: asked again. */
 	ASSERT_EQ(0, fsgate_set_filter(g, NULL, 0));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
 	close(g);
 }
 
@@ -733,7 +723,7 @@ TEST_F(filter, a_filter_denies_with_an_errno)
 	ASSERT_EQ(0, fsgate_set_filter(g, deny_file, 6));
 	EXPECT_EQ(EACCES, reap(spawn_open(self->file, O_RDONLY, 0)));
 	EXPECT_FALSE(readable(g, NONE_MS));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->other, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->other, FSGATE_ALLOW));
 	close(g);
 }
 

@@ -148,24 +148,6 @@ TEST_F(limits, read_fault_returns_what_was_copied)
 	close(g);
 }
 
-/*
- * The child opens @path; the test reads its event and answers it with
- * @response. Return: the child's exit status, or -1 without an event.
- */
-static int open_answered(int g, const char *path, unsigned int response)
-{
-	struct fanotify_event_metadata ev;
-	pid_t pid = spawn_open(path, O_RDONLY, 0);
-
-	if (next_event(g, WAIT_MS, &ev) || ev.fd < 0 ||
-	    answer(g, ev.fd, response) != sizeof(struct fanotify_response)) {
-		kill(pid, SIGKILL);
-		reap(pid);
-		return -1;
-	}
-	return reap(pid);
-}
-
 /* Module parameters a test changes, put back by its teardown. */
 FIXTURE(cache) {
 	char dir[64];

@@ -537,18 +537,6 @@ TEST_F(perm, read_permission_events_gate_reads)
 	close(g);
 }
 
-/* Open @path in a child while @g answers with @response; return its errno. */
-static int open_answered(struct __test_metadata *_metadata, int g,
-			 const char *path, uint32_t response)
-{
-	struct fanotify_event_metadata ev;
-	pid_t pid = spawn_open(path, O_RDONLY, 0);
-
-	EXPECT_EQ(0, next_event(g, WAIT_MS, &ev));
-	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, response));
-	return reap(pid);
-}
-
 TEST_F(perm, cached_verdicts_hold_until_the_file_changes)
 {
 	char bad[96];
@@ -559,9 +547,9 @@ TEST_F(perm, cached_verdicts_hold_until_the_file_changes)
 	write_file(bad, "bad");
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
-	EXPECT_EQ(EACCES, open_answered(_metadata, g, bad,
+	EXPECT_EQ(EACCES, open_answered(g, bad,
 					FSGATE_DENY_ERRNO(EACCES) | FSGATE_CACHE));
 	/* Unchanged files: decided without an event. */
 	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
@@ -583,7 +571,7 @@ TEST_F(perm, cached_verdicts_hold_until_the_file_changes)
 	append_to(self->file);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
 	close(fd);
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
 	close(g);
 }
 
@@ -595,7 +583,7 @@ TEST_F(perm, a_cache_entry_does_not_outlive_a_quiet_write)
 
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	/* A higher group writes through its event fd, which raises no events. */
 	h = hsm_group(3000);
@@ -622,7 +610,7 @@ TEST_F(perm, no_cached_verdict_while_someone_may_write)
 
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file,
+	EXPECT_EQ(0, open_answered(g, self->file,
 				   FSGATE_ALLOW | FSGATE_CACHE));
 	/* A writer keeps the file open (as a shared writable mmap would). */
 	ASSERT_EQ(0, pipe(hold));
@@ -838,8 +826,8 @@ TEST_F(perm, counters_account_for_every_access)
 
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
-	EXPECT_EQ(0, open_answered(_metadata, g, self->file, FSGATE_ALLOW));
-	EXPECT_EQ(EPERM, open_answered(_metadata, g, self->file, FSGATE_DENY));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
+	EXPECT_EQ(EPERM, open_answered(g, self->file, FSGATE_DENY));
 	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));	/* times out */
 	/* Its event went with the access it was about. */
 	EXPECT_NE(0, next_event(g, 0, &ev));

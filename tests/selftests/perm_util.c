@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -93,6 +94,22 @@ int answer(int g, int fd, uint32_t response)
 
 	close(fd);
 	return ret;
+}
+
+int open_answered(int g, const char *path, uint32_t response)
+{
+	struct fanotify_event_metadata ev;
+	pid_t pid = spawn_open(path, O_RDONLY, 0);
+
+	if (pid < 0)
+		return -1;
+	if (next_event(g, 5000, &ev) || ev.fd < 0 ||
+	    answer(g, ev.fd, response) != sizeof(struct fanotify_response)) {
+		kill(pid, SIGKILL);
+		reap(pid);
+		return -1;
+	}
+	return reap(pid);
 }
 
 int content_group(unsigned int priority)

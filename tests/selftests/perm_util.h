@@ -59,4 +59,9 @@ int answer(int g, int fd, uint32_t response);
 /* Whether @g has an event to read within @timeout_ms. */
 int readable(int g, int timeout_ms);
 
+/* Open @path in a child while @g answers its event (within 5 s) with
+ * @response. Return: the child's errno (0: it opened), or -1 if no event
+ * came or the answer was refused (the child is killed then). */
+int open_answered(int g, const char *path, uint32_t response);
+
 #endif /* PERM_UTIL_H */
