@@ -25,7 +25,9 @@
 #include "perm.h"
 
 static unsigned int max_queued_events = 16384;
-fsgate_param(max_queued_events, fsgate_param_limit);
+module_param_cb(max_queued_events, &fsgate_param_limit,
+		&max_queued_events, 0644);
+__MODULE_PARM_TYPE(max_queued_events, "uint");
 MODULE_PARM_DESC(max_queued_events,
 		 "Events one group may queue, unless FSGATE_UNLIMITED_QUEUE (16384)");
 

@@ -32,7 +32,8 @@ DEFINE_MUTEX(fsgate_groups_lock);
 static atomic64_t fsgate_next_group_id = ATOMIC64_INIT(0);
 
 static unsigned int max_groups = 128;
-fsgate_param(max_groups, fsgate_param_limit);
+module_param_cb(max_groups, &fsgate_param_limit, &max_groups, 0644);
+__MODULE_PARM_TYPE(max_groups, "uint");
 MODULE_PARM_DESC(max_groups, "Groups one user may have (128, as fanotify)");
 
 /**

@@ -79,7 +79,8 @@
 #include "param.h"
 
 static unsigned int max_marks = 65536;
-fsgate_param(max_marks, fsgate_param_limit);
+module_param_cb(max_marks, &fsgate_param_limit, &max_marks, 0644);
+__MODULE_PARM_TYPE(max_marks, "uint");
 MODULE_PARM_DESC(max_marks,
 		 "Objects one group may mark, unless FSGATE_UNLIMITED_MARKS (65536)");
 

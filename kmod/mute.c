@@ -42,7 +42,8 @@
 #include "param.h"
 
 static unsigned int max_mutes = 1024;
-fsgate_param(max_mutes, fsgate_param_limit);
+module_param_cb(max_mutes, &fsgate_param_limit, &max_mutes, 0644);
+__MODULE_PARM_TYPE(max_mutes, "uint");
 MODULE_PARM_DESC(max_mutes, "Mute entries one group may have (1024)");
 
 /* Serialises changes to every group's mutes; see above. */

@@ -40,7 +40,9 @@
 #include "perm.h"
 
 static unsigned int default_timeout_ms = 10000;
-fsgate_param(default_timeout_ms, fsgate_param_wait_ms);
+module_param_cb(default_timeout_ms, &fsgate_param_wait_ms,
+		&default_timeout_ms, 0644);
+__MODULE_PARM_TYPE(default_timeout_ms, "uint");
 MODULE_PARM_DESC(default_timeout_ms,
 		 "How long an access waits for a group without its own timeout, 1..3600000 (10000)");
 
@@ -51,22 +53,29 @@ MODULE_PARM_DESC(default_timeout_ms,
  * trip.
  */
 static unsigned int max_chain_ms = 30000;
-fsgate_param(max_chain_ms, fsgate_param_wait_ms);
+module_param_cb(max_chain_ms, &fsgate_param_wait_ms, &max_chain_ms, 0644);
+__MODULE_PARM_TYPE(max_chain_ms, "uint");
 MODULE_PARM_DESC(max_chain_ms,
 		 "Ceiling on one access's whole decision chain, every tier included, 1..3600000 (30000)");
 
 static unsigned int allow_unbounded_waits;
-fsgate_param(allow_unbounded_waits, fsgate_param_switch);
+module_param_cb(allow_unbounded_waits, &fsgate_param_switch,
+		&allow_unbounded_waits, 0644);
+__MODULE_PARM_TYPE(allow_unbounded_waits, "uint");
 MODULE_PARM_DESC(allow_unbounded_waits,
 		 "1: groups may wait without bound (FSGATE_TIMEOUT_NONE), and their accesses have no ceiling (0)");
 
 static unsigned int default_max_wait_ms = 60000;
-fsgate_param(default_max_wait_ms, fsgate_param_wait_ms);
+module_param_cb(default_max_wait_ms, &fsgate_param_wait_ms,
+		&default_max_wait_ms, 0644);
+__MODULE_PARM_TYPE(default_max_wait_ms, "uint");
 MODULE_PARM_DESC(default_max_wait_ms,
 		 "The longest one access may wait for a group that asks for more time, without a max_wait_ms of its own, 1..3600000 (60000)");
 
 static unsigned int max_pending_events = 16384;
-fsgate_param(max_pending_events, fsgate_param_limit);
+module_param_cb(max_pending_events, &fsgate_param_limit,
+		&max_pending_events, 0644);
+__MODULE_PARM_TYPE(max_pending_events, "uint");
 MODULE_PARM_DESC(max_pending_events,
 		 "Permission events one group may have unresolved, unless FSGATE_UNLIMITED_QUEUE; past it the timeout verdict applies at once (16384)");
 
