@@ -267,16 +267,17 @@ static void fsgate_perm_extend(struct fsgate_perm *perm, u32 ms)
  * fsgate_audit_response() - the resp an answer's audit record shows
  * @response: the answer's response word
  *
- * As fanotify's: the answer's access bits and %FSGATE_INFO, without
- * %FSGATE_AUDIT; a deny's errno and %FSGATE_CACHE are fsgate's own, and
- * fanotify's records never show them.
+ * As fanotify's: the answer's allow or deny alone. fanotify's records
+ * show neither %FSGATE_AUDIT nor %FSGATE_INFO (6.12 keeps only the
+ * access bits of an answer with a rule); a deny's errno and
+ * %FSGATE_CACHE are fsgate's own.
  *
  * Context: any.
  * Return: the record's resp.
  */
 u32 fsgate_audit_response(u32 response)
 {
-	return response & (FSGATE_ALLOW | FSGATE_DENY | FSGATE_INFO);
+	return response & (FSGATE_ALLOW | FSGATE_DENY);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_audit_response);
 

@@ -189,8 +189,8 @@ struct fsgate_mark {
  * fan_info=%X subj_trust=%u obj_trust=%u" (Linux 6.3 and later). As in
  * fanotify, the record is written only while the process's system call
  * is audited (audit is enabled and has rules), and @resp is the answer's
- * FSGATE_ALLOW or FSGATE_DENY with FSGATE_INFO, without its errno or
- * FSGATE_CACHE. A verdict taken later from the cache writes none.
+ * FSGATE_ALLOW or FSGATE_DENY alone (no errno, FSGATE_CACHE or
+ * FSGATE_INFO). A verdict taken later from the cache writes none.
  *
  * Where the record has rule fields (FSGATE_FEATURE_AUDIT_RULE), a
  * response with FSGATE_INFO is followed in the write by one struct
