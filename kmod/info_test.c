@@ -216,6 +216,16 @@ static void audit_response_is_fanotify_resp(struct kunit *test)
 						    FSGATE_INFO),
 			(u32)FSGATE_ALLOW);
 	KUNIT_EXPECT_EQ(test, FSGATE_AUDIT, FAN_AUDIT);
+}
+
+static void response_check_takes_info_where_records_show_rules(struct kunit *test)
+{
+	int v;
+
+	KUNIT_EXPECT_EQ(test, fsgate_response_check(FSGATE_ALLOW | FSGATE_AUDIT, &v),
+			0);
+	KUNIT_EXPECT_EQ(test, fsgate_response_check(FSGATE_DENY | FSGATE_INFO, &v),
+			FSGATE_COMPAT_AUDIT_RULE ? 0 : -EINVAL);
 	KUNIT_EXPECT_EQ(test, FSGATE_ENABLE_AUDIT, FAN_ENABLE_AUDIT);
 }
 
@@ -297,6 +307,7 @@ static struct kunit_case fsgate_info_cases[] = {
 	KUNIT_CASE(responses_parse_takes_a_request_for_time),
 	KUNIT_CASE(responses_parse_takes_the_audit_flag),
 	KUNIT_CASE(audit_response_is_fanotify_resp),
+	KUNIT_CASE(response_check_takes_info_where_records_show_rules),
 	KUNIT_CASE(responses_parse_takes_a_rule_where_records_show_it),
 	KUNIT_CASE(responses_parse_refuses_bad_rules),
 	{}

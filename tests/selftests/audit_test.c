@@ -297,11 +297,12 @@ TEST_F(audit, features_follow_the_kernel)
 	int fa, g, fa_ret, g_ret, fa_errno;
 
 	if (self->s < 0) {
+		TH_LOG("this kernel has no audit (no NETLINK_AUDIT): neither bit");
 		EXPECT_EQ(0, features & (FSGATE_FEATURE_AUDIT |
 					 FSGATE_FEATURE_AUDIT_RULE));
 		EXPECT_EQ(-1, fsgate_gate(self->file, FSGATE_ENABLE_AUDIT));
 		EXPECT_EQ(EINVAL, errno);
-		SKIP(return, "this kernel has no audit (no NETLINK_AUDIT)");
+		return;
 	}
 	EXPECT_NE(0, features & FSGATE_FEATURE_AUDIT);
 	fa = fanotify_gate(self->file);
