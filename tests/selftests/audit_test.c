@@ -248,6 +248,49 @@ static int fsgate_gate(const char *file, unsigned int flags)
 	return g;
 }
 
+/* Where the guest keeps fsgate-run, which preloads the fanotify layer. */
+#define FSGATE_RUN "/fsgate/bin/fsgate-run"
+/* Set for this program run under fsgate-run: the file it gates. */
+#define LAYER_FILE_ENV "FSGATE_AUDIT_TEST_LAYER_FILE"
+
+/*
+ * What a fanotify program with fapolicyd's deny_audit does, run under the
+ * fanotify layer: FAN_ENABLE_AUDIT, then FAN_DENY | FAN_AUDIT. Returns 0
+ * when every step went as on fanotify, else the step that did not.
+ */
+static int layer_program(const char *file)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC |
+			      FAN_ENABLE_AUDIT, O_RDONLY);
+	pid_t pid;
+
+	if (g < 0)
+		return 10;
+	/* The layer made an fsgate group, not an in-tree one. */
+	if (fsgate_stats(g, &st))
+		return 11;
+	if (fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, file))
+		return 12;
+	pid = spawn_open(file, O_RDONLY, 0);
+	if (pid < 0 || next_event(g, 10000, &ev))
+		return 13;
+	if (answer(g, ev.fd, FAN_DENY | FAN_AUDIT) !=
+	    sizeof(struct fanotify_response))
+		return 14;
+	return reap(pid) == EPERM ? 0 : 15;
+}
+
+/* Run as that program, and nothing else, when fsgate-run starts us so. */
+static void __attribute__((constructor)) layer_program_mode(void)
+{
+	const char *file = getenv(LAYER_FILE_ENV);
+
+	if (file)
+		_exit(layer_program(file));
+}
+
 FIXTURE(audit) {
 	char dir[64];
 	char file[96];
@@ -448,6 +491,47 @@ TEST_F_TIMEOUT(audit, respond_rule_is_fanotify_info, 120)
 	EXPECT_STREQ("resp=2 fan_type=1 fan_info=2A subj_trust=1 obj_trust=2",
 		     record);
 	close(g);
+}
+
+/*
+ * The fanotify layer serves FAN_ENABLE_AUDIT and lets FAN_AUDIT through:
+ * a fanotify program's audited deny gives the record fanotify gives.
+ */
+TEST_F_TIMEOUT(audit, fanotify_layer_passes_audit_through, 300)
+{
+	char exe[256], record[256];
+	struct outcome fa_o = {};
+	struct wire w = {};
+	ssize_t n;
+	pid_t pid;
+	int g;
+
+	if (self->s < 0)
+		SKIP(return, "this kernel has no audit (no NETLINK_AUDIT)");
+	if (access(FSGATE_RUN, X_OK))
+		SKIP(return, "no %s in this guest", FSGATE_RUN);
+	w.r.response = FAN_DENY | FAN_AUDIT;
+	g = fanotify_gate(self->file);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, answer_once(g, self->s, self->file, &w, sizeof(w.r),
+				 &fa_o));
+	close(g);
+	ASSERT_STRNE("", fa_o.record);
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	audit_drain(self->s);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		setenv(LAYER_FILE_ENV, self->file, 1);
+		execl(FSGATE_RUN, FSGATE_RUN, "--", exe, (char *)NULL);
+		_exit(127);
+	}
+	EXPECT_EQ(0, reap(pid));
+	audit_next_fanotify(self->s, record, sizeof(record), 2000);
+	EXPECT_STREQ(fa_o.record, record);
 }
 
 /* FSGATE_AUDIT on a group made without FSGATE_ENABLE_AUDIT: EINVAL. */
