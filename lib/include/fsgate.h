@@ -434,7 +434,8 @@ enum fsgate_call {
 	FSGATE_CALL_MARK,	/* fsgate_mark() */
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
 	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch(),
-				 * fsgate_respond_id(), fsgate_extend() */
+				 * fsgate_respond_id(), fsgate_respond_rule(),
+				 * fsgate_extend() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
 	FSGATE_CALL_CACHE_FLUSH, /* fsgate_cache_flush() */
 	FSGATE_CALL_MUTE,	/* fsgate_mute_*() */
