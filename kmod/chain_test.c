@@ -136,7 +136,7 @@ static void response_check_rejects_malformed_words(struct kunit *test)
 {
 	static const u32 bad[] = {
 		0, FSGATE_ALLOW | FSGATE_DENY, FSGATE_CACHE, FAN_AUDIT,
-		0x20 | FSGATE_ALLOW, 0x4 | FSGATE_ALLOW,
+		0x40 | FSGATE_ALLOW, 0x4 | FSGATE_ALLOW,
 		FSGATE_ALLOW | (EPERM << FSGATE_ERRNO_SHIFT),
 		FSGATE_DENY_ERRNO(ENOENT), FSGATE_DENY_ERRNO(EINVAL),
 		FSGATE_DENY_ERRNO(255),

@@ -163,6 +163,58 @@ static inline int fsgate_compat_cgroup_check(u64 id)
 #endif
 
 /*
+ * Audit records of answers (FSGATE_AUDIT), written as the kernel's own
+ * fanotify writes them: __audit_fanotify() (kernel/auditsc.c, not
+ * exported) is an audit_log() of an AUDIT_FANOTIFY record in the current
+ * task's audit context, which fanotify calls in the accessing task, and
+ * only when that task's system call is audited (audit_fanotify()'s
+ * audit_dummy_context() test). 6.1 records "resp=%u"; kernels whose
+ * audit_fanotify() takes a struct fanotify_response_info_audit_rule add
+ * the rule's fields (Kbuild's probe of <linux/audit.h> defines
+ * FSGATE_HAVE_AUDIT_RULE), and fsgate then takes FSGATE_INFO. Without
+ * CONFIG_AUDITSYSCALL (the debug kernel) tasks have no audit context:
+ * fsgate offers no audit there.
+ */
+#include <linux/audit.h>
+#include <linux/fsgate.h>
+
+#ifdef CONFIG_AUDITSYSCALL
+#define FSGATE_COMPAT_AUDIT		1
+#ifdef FSGATE_HAVE_AUDIT_RULE
+#define FSGATE_COMPAT_AUDIT_RULE	1
+#else
+#define FSGATE_COMPAT_AUDIT_RULE	0
+#endif
+#else
+#define FSGATE_COMPAT_AUDIT		0
+#define FSGATE_COMPAT_AUDIT_RULE	0
+#endif
+
+/* Record an audited answer: @response as fanotify's, @rule its FAN_INFO. */
+static inline void
+fsgate_compat_audit(u32 response, const struct fsgate_response_audit_rule *rule)
+{
+#if FSGATE_COMPAT_AUDIT
+	if (audit_dummy_context())
+		return;
+#if FSGATE_COMPAT_AUDIT_RULE
+	if (rule->type == FSGATE_RESPONSE_INFO_AUDIT_RULE)
+		audit_log(audit_context(), GFP_KERNEL, AUDIT_FANOTIFY,
+			  "resp=%u fan_type=%u fan_info=%X subj_trust=%u obj_trust=%u",
+			  response, rule->type, rule->rule_number,
+			  rule->subj_trust, rule->obj_trust);
+	else
+		audit_log(audit_context(), GFP_KERNEL, AUDIT_FANOTIFY,
+			  "resp=%u fan_type=%u fan_info=0 subj_trust=2 obj_trust=2",
+			  response, FSGATE_RESPONSE_INFO_NONE);
+#else
+	audit_log(audit_context(), GFP_KERNEL, AUDIT_FANOTIFY, "resp=%u",
+		  response);
+#endif
+#endif
+}
+
+/*
  * The KUnit suites are a module of their own, fsgate_kunit.ko, built only
  * when asked (see Kbuild). What they test is exported to them, in the
  * FSGATE_KUNIT namespace, by an fsgate.ko built beside them (Kbuild then

@@ -22,12 +22,16 @@
  * fsgate_ioctl_init() - FSGATE_IOC_INIT: create a listener group
  * @arg: userspace pointer to a struct fsgate_init
  *
- * Needs CAP_SYS_ADMIN, as fanotify_init(2) does for permission events.
+ * Needs CAP_SYS_ADMIN, as fanotify_init(2) does for permission events,
+ * and CAP_AUDIT_WRITE for %FSGATE_ENABLE_AUDIT, as it does for
+ * FAN_ENABLE_AUDIT.
  *
  * Context: process context, may sleep.
- * Return: the new group fd; -EPERM without CAP_SYS_ADMIN, or for
+ * Return: the new group fd; -EPERM without CAP_SYS_ADMIN, for
+ * %FSGATE_ENABLE_AUDIT without CAP_AUDIT_WRITE, or for
  * %FSGATE_TIMEOUT_NONE unless allow_unbounded_waits is set; -EFAULT if
- * @arg cannot be read; -EINVAL for unknown flags, a bad priority or
+ * @arg cannot be read; -EINVAL for unknown flags (%FSGATE_ENABLE_AUDIT
+ * on a kernel without audit), a bad priority or
  * verdict, or non-zero reserved fields; -ENOMEM; -EMFILE.
  */
 static long fsgate_ioctl_init(void __user *arg)
@@ -41,7 +45,7 @@ static long fsgate_ioctl_init(void __user *arg)
 	return fsgate_group_create(&init);
 }
 
-/* Everything this module offers; see FSGATE_IOC_VERSION. */
+/* What this module offers on every kernel; see FSGATE_IOC_VERSION. */
 #define FSGATE_FEATURES	(FSGATE_FEATURE_DENY_ERRNO | FSGATE_FEATURE_CACHE | \
 			 FSGATE_FEATURE_EXCLUDE_SELF | \
 			 FSGATE_FEATURE_MOUNT_MARKS | FSGATE_FEATURE_STATS | \
@@ -50,6 +54,21 @@ static long fsgate_ioctl_init(void __user *arg)
 			 FSGATE_FEATURE_VERSION | FSGATE_FEATURE_CACHE_FLUSH | \
 			 FSGATE_FEATURE_MUTE | FSGATE_FEATURE_CHAIN_CEILING | \
 			 FSGATE_FEATURE_FILTER)
+
+/* What it offers on kernels that have it (compat.h). */
+#define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
+
+/* The bits of FSGATE_FEATURES_KERNEL this kernel has. */
+static u64 fsgate_kernel_features(void)
+{
+	u64 features = 0;
+
+	if (FSGATE_COMPAT_AUDIT)
+		features |= FSGATE_FEATURE_AUDIT;
+	if (FSGATE_COMPAT_AUDIT_RULE)
+		features |= FSGATE_FEATURE_AUDIT_RULE;
+	return features;
+}
 
 /**
  * fsgate_ioctl_version() - FSGATE_IOC_VERSION: the ABI version and features
@@ -62,11 +81,12 @@ static long fsgate_ioctl_version(void __user *arg)
 {
 	struct fsgate_version v = {
 		.abi = FSGATE_ABI_VERSION,
-		.features = FSGATE_FEATURES,
+		.features = FSGATE_FEATURES | fsgate_kernel_features(),
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES) != 13);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 15);
+	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
 }

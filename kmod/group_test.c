@@ -29,8 +29,20 @@ static void init_check_accepts_every_class(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(classes); i++) {
 		init.flags = classes[i] | (FSGATE_INIT_FLAGS & ~FSGATE_CLASS_MASK);
+		/* Audit is the kernel's to offer: see the test below. */
+		if (!FSGATE_COMPAT_AUDIT)
+			init.flags &= ~FSGATE_ENABLE_AUDIT;
 		KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
 	}
+}
+
+static void init_check_takes_enable_audit_where_the_kernel_audits(struct kunit *test)
+{
+	struct fsgate_init init = valid_init();
+
+	init.flags |= FSGATE_ENABLE_AUDIT;
+	KUNIT_EXPECT_EQ(test, fsgate_init_check(&init),
+			FSGATE_COMPAT_AUDIT ? 0 : -EINVAL);
 }
 
 static void init_check_rejects_two_classes(struct kunit *test)
@@ -209,6 +221,7 @@ static void clock_past_is_later_than_earlier_readings(struct kunit *test)
 
 static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(init_check_accepts_every_class),
+	KUNIT_CASE(init_check_takes_enable_audit_where_the_kernel_audits),
 	KUNIT_CASE(init_check_rejects_two_classes),
 	KUNIT_CASE(init_check_rejects_each_unknown_flag),
 	KUNIT_CASE(init_check_rejects_each_reserved_word),

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: which info records an event carries (fsgate_info_len()), how
- * they are laid out (fsgate_info_*_fill()), and how a write()'s
- * responses are parsed into answers (fsgate_responses_parse()).
+ * they are laid out (fsgate_info_*_fill()), how a write()'s responses
+ * are parsed into answers (fsgate_responses_parse()), audit rules and
+ * probes included, and what an audit record says of an answer.
  */
 #include <kunit/test.h>
 #include <linux/cred.h>
@@ -193,6 +194,104 @@ static void responses_parse_takes_a_request_for_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ans[0].response, (u32)FSGATE_EXTEND);
 }
 
+static void responses_parse_takes_the_audit_flag(struct kunit *test)
+{
+	struct fanotify_response r = {
+		.fd = 4, .response = FSGATE_DENY | FSGATE_AUDIT,
+	};
+	struct fsgate_answer ans[1];
+
+	KUNIT_ASSERT_EQ(test, fsgate_responses_parse((u8 *)&r, sizeof(r), ans),
+			(ssize_t)1);
+	KUNIT_EXPECT_EQ(test, ans[0].verdict, -EPERM);
+	KUNIT_EXPECT_TRUE(test, ans[0].response & FSGATE_AUDIT);
+}
+
+static void audit_response_is_fanotify_resp(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, fsgate_audit_response(FSGATE_DENY_ERRNO(EIO) |
+						    FSGATE_AUDIT | FSGATE_CACHE),
+			(u32)FSGATE_DENY);
+	KUNIT_EXPECT_EQ(test, fsgate_audit_response(FSGATE_ALLOW | FSGATE_AUDIT |
+						    FSGATE_INFO),
+			(u32)FSGATE_ALLOW);
+	KUNIT_EXPECT_EQ(test, FSGATE_AUDIT, FAN_AUDIT);
+}
+
+static void response_check_takes_info_where_records_show_rules(struct kunit *test)
+{
+	int v;
+
+	KUNIT_EXPECT_EQ(test, fsgate_response_check(FSGATE_ALLOW | FSGATE_AUDIT, &v),
+			0);
+	KUNIT_EXPECT_EQ(test, fsgate_response_check(FSGATE_DENY | FSGATE_INFO, &v),
+			FSGATE_COMPAT_AUDIT_RULE ? 0 : -EINVAL);
+	KUNIT_EXPECT_EQ(test, FSGATE_ENABLE_AUDIT, FAN_ENABLE_AUDIT);
+}
+
+/* A response with FSGATE_INFO, then its rule, as fanotify lays them out. */
+struct response_with_rule {
+	struct fanotify_response r;
+	struct fsgate_response_audit_rule rule;
+} __packed;
+
+static const struct response_with_rule good_rule = {
+	.r = { .fd = 4, .response = FSGATE_DENY | FSGATE_AUDIT | FSGATE_INFO },
+	.rule = { .type = FSGATE_RESPONSE_INFO_AUDIT_RULE, .len = 16,
+		  .rule_number = 0x3137, .subj_trust = 1, .obj_trust = 2 },
+};
+
+static void responses_parse_takes_a_rule_where_records_show_it(struct kunit *test)
+{
+	struct response_with_rule w = good_rule;
+	struct fsgate_answer ans[2];
+
+	if (!FSGATE_COMPAT_AUDIT_RULE) {
+		KUNIT_EXPECT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w),
+							     ans),
+				(ssize_t)-EINVAL);
+		kunit_skip(test, "this kernel's audit records have no rule");
+	}
+	KUNIT_ASSERT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w), ans),
+			(ssize_t)1);
+	KUNIT_EXPECT_EQ(test, ans[0].fd, 4);
+	KUNIT_EXPECT_EQ(test, ans[0].verdict, -EPERM);
+	KUNIT_EXPECT_EQ(test, ans[0].rule.rule_number, 0x3137U);
+	KUNIT_EXPECT_EQ(test, ans[0].rule.obj_trust, 2U);
+	/* fanotify's probe: FAN_NOFD with a rule is taken and names nothing. */
+	w.r.fd = FAN_NOFD;
+	KUNIT_ASSERT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w), ans),
+			(ssize_t)1);
+	KUNIT_EXPECT_EQ(test, ans[0].fd, FAN_NOFD);
+	KUNIT_EXPECT_EQ(test, ans[0].id, 0ULL);
+}
+
+static void responses_parse_refuses_bad_rules(struct kunit *test)
+{
+	struct response_with_rule w = good_rule;
+	struct fsgate_answer ans[2];
+
+	/* Cut short. */
+	KUNIT_EXPECT_EQ(test, fsgate_responses_parse((u8 *)&w, 16, ans),
+			(ssize_t)-EINVAL);
+	w.rule.type = FSGATE_RESPONSE_INFO_NONE;
+	KUNIT_EXPECT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w), ans),
+			(ssize_t)-EINVAL);
+	w.rule.type = FSGATE_RESPONSE_INFO_AUDIT_RULE;
+	w.rule.pad = 1;
+	KUNIT_EXPECT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w), ans),
+			(ssize_t)-EINVAL);
+	w.rule.pad = 0;
+	w.rule.len = 12;
+	KUNIT_EXPECT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w), ans),
+			(ssize_t)-EINVAL);
+	/* A negative fd is a probe only with a rule. */
+	w.r = (struct fanotify_response){ .fd = FAN_NOFD,
+					  .response = FSGATE_ALLOW };
+	KUNIT_EXPECT_EQ(test, fsgate_responses_parse((u8 *)&w, sizeof(w.r), ans),
+			(ssize_t)-EINVAL);
+}
+
 static struct kunit_case fsgate_info_cases[] = {
 	KUNIT_CASE(info_len_is_zero_without_report_flags),
 	KUNIT_CASE(info_len_gives_perm_record_to_permission_events_only),
@@ -206,6 +305,11 @@ static struct kunit_case fsgate_info_cases[] = {
 	KUNIT_CASE(responses_parse_mixes_both_forms),
 	KUNIT_CASE(responses_parse_refuses_malformed_id_responses),
 	KUNIT_CASE(responses_parse_takes_a_request_for_time),
+	KUNIT_CASE(responses_parse_takes_the_audit_flag),
+	KUNIT_CASE(audit_response_is_fanotify_resp),
+	KUNIT_CASE(response_check_takes_info_where_records_show_rules),
+	KUNIT_CASE(responses_parse_takes_a_rule_where_records_show_it),
+	KUNIT_CASE(responses_parse_refuses_bad_rules),
 	{}
 };
 

@@ -272,6 +272,24 @@ static void fsgate_perm_extend(struct fsgate_perm *perm, u32 ms)
 	perm->deadline_ns = now + jiffies_to_nsecs(want - jiffies);
 }
 
+/**
+ * fsgate_audit_response() - the resp an answer's audit record shows
+ * @response: the answer's response word
+ *
+ * As fanotify's: the answer's allow or deny alone. fanotify's records
+ * show neither %FSGATE_AUDIT nor %FSGATE_INFO (6.12 keeps only the
+ * access bits of an answer with a rule); a deny's errno and
+ * %FSGATE_CACHE are fsgate's own.
+ *
+ * Context: any.
+ * Return: the record's resp.
+ */
+u32 fsgate_audit_response(u32 response)
+{
+	return response & (FSGATE_ALLOW | FSGATE_DENY);
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_audit_response);
+
 /* Resolve @perm with @verdict; caller holds @queue_lock, @perm not DONE. */
 static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 {
@@ -496,7 +514,8 @@ static void fsgate_asking_listen(struct fsgate_asking *asking)
 /*
  * Stop waiting for the tier: withdraw the events still unresolved (the
  * tier was denied, or the waiting process killed), counted as cancelled,
- * and drop the waiting process's references.
+ * write the audit records answers asked for (here, in the accessing
+ * process, as fanotify does), and drop the waiting process's references.
  */
 static void fsgate_asking_end(struct fsgate_asking *asking, int verdict)
 {
@@ -513,6 +532,10 @@ static void fsgate_asking_end(struct fsgate_asking *asking, int verdict)
 			atomic64_inc(&group->perm.cancelled);
 		}
 		spin_unlock(&group->queue_lock);
+		/* DONE for good: @audited and its record stay as answered. */
+		if (perm->audited)
+			fsgate_compat_audit(perm->audit_response,
+					    &perm->audit_rule);
 		fsgate_perm_put(perm);
 	}
 	asking->first = NULL;
@@ -530,7 +553,9 @@ static void fsgate_asking_end(struct fsgate_asking *asking, int verdict)
  * its timeout verdict applies), but no longer than the first deny: the
  * tier's other events are then withdrawn. A fatal signal withdraws
  * them all and fails the access. The tier's events are released; the
- * next tier can be asked with the same @asking.
+ * next tier can be asked with the same @asking. Answers with
+ * %FSGATE_AUDIT are recorded in the audit log from here, in the
+ * accessing process's audit context.
  *
  * Context: process context, sleeps; no locks held.
  * Return: 0 if every group of the tier allowed, or the negative errno of
@@ -815,6 +840,19 @@ out_undo:
 }
 
 /*
+ * Keep what the audit record of @answer needs in its event, for the
+ * waiting process: fanotify writes the record in the accessing task.
+ */
+static void fsgate_perm_audit_set(struct fsgate_perm *perm,
+				  const struct fsgate_answer *answer)
+{
+	lockdep_assert_held(&perm->group->queue_lock);
+	perm->audited = true;
+	perm->audit_response = fsgate_audit_response(answer->response);
+	perm->audit_rule = answer->rule;
+}
+
+/*
  * Apply checked answers to their events; the ones that want caching keep
  * a reference in @answers[i].perm, the others lose theirs to NULL.
  */
@@ -832,6 +870,8 @@ static void fsgate_perm_answer(struct fsgate_group *group,
 			atomic64_inc(&group->perm.extended);
 			continue;
 		}
+		if (answers[i].response & FSGATE_AUDIT)
+			fsgate_perm_audit_set(answers[i].perm, &answers[i]);
 		fsgate_perm_resolve(answers[i].perm, answers[i].verdict);
 		atomic64_inc(&group->perm.answered);
 		if (answers[i].verdict)

@@ -6,6 +6,7 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/fsgate.h>
 
 #include "cache.h"
 #include "event.h"
@@ -56,6 +57,10 @@ enum fsgate_perm_state {
  *	then keeps the answer out of the verdict cache
  * @tier_next: the next event of the same access and tier, in asking order
  * @wait: the waiting process's entry on the group's @perm_wq
+ * @audited: the answer asked for an audit record (%FSGATE_AUDIT), which
+ *	the waiting process writes; set with %FSGATE_PERM_DONE
+ * @audit_response: the record's resp (see fsgate_audit_response())
+ * @audit_rule: the answer's %FSGATE_INFO, or zero
  */
 struct fsgate_perm {
 	struct fsgate_event event;
@@ -77,6 +82,9 @@ struct fsgate_perm {
 	u64 cache_gen;
 	struct fsgate_perm *tier_next;
 	struct wait_queue_entry wait;
+	bool audited;
+	u32 audit_response;
+	struct fsgate_response_audit_rule audit_rule;
 };
 
 /**
@@ -113,6 +121,7 @@ static inline struct fsgate_perm *fsgate_perm_of(struct fsgate_event *event)
  * @verdict: 0 or the negative errno of a deny (fsgate_response_check())
  * @extend_ms: not 0 for a request for more time (%FSGATE_EXTEND), which
  *	is no answer: the event stays pending
+ * @rule: with %FSGATE_INFO in @response, the rule that follows it
  * @perm: the event it names, once found
  */
 struct fsgate_answer {
@@ -121,10 +130,12 @@ struct fsgate_answer {
 	u32 response;
 	int verdict;
 	u32 extend_ms;
+	struct fsgate_response_audit_rule rule;
 	struct fsgate_perm *perm;
 };
 
 void fsgate_perm_ids_init(void);
+u32 fsgate_audit_response(u32 response);
 int fsgate_policy_verdict(u32 policy);
 const char *fsgate_verdict_name(int verdict);
 unsigned int fsgate_max_chain_ms(void);

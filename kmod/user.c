@@ -9,6 +9,7 @@
  * event.c and perm.c.
  */
 #include <linux/anon_inodes.h>
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fanotify.h>
 #include <linux/fcntl.h>
@@ -51,13 +52,17 @@ static bool fsgate_verdict_valid(u32 verdict)
  *
  * Context: any.
  * Return: 0 if a group can be made from @init, -EINVAL if any flag, open
- * flag, priority, verdict or reserved field is unknown or out of range.
+ * flag, priority, verdict or reserved field is unknown or out of range,
+ * or for %FSGATE_ENABLE_AUDIT on a kernel without audit.
  */
 int fsgate_init_check(const struct fsgate_init *init)
 {
 	unsigned int i;
 
 	if (init->flags & ~FSGATE_INIT_FLAGS)
+		return -EINVAL;
+	/* A program asking for audit records must not silently get none. */
+	if ((init->flags & FSGATE_ENABLE_AUDIT) && !FSGATE_COMPAT_AUDIT)
 		return -EINVAL;
 	if ((init->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_MASK)
 		return -EINVAL;
@@ -306,17 +311,24 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 	return ret;
 }
 
+/* FSGATE_INFO only where the kernel's audit records show a rule. */
+#define FSGATE_RESPONSE_INFO	(FSGATE_COMPAT_AUDIT_RULE ? FSGATE_INFO : 0)
 #define FSGATE_RESPONSE_BITS	(FSGATE_ALLOW | FSGATE_DENY | FSGATE_CACHE | \
+				 FSGATE_AUDIT | FSGATE_RESPONSE_INFO | \
 				 (FSGATE_ERRNO_MASK << FSGATE_ERRNO_SHIFT))
 
 /**
  * fsgate_response_check() - validate the @response word of an answer
- * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno
+ * @response: FSGATE_ALLOW or FSGATE_DENY, FSGATE_CACHE, a deny's errno,
+ *	FSGATE_AUDIT, FSGATE_INFO
  * @verdict: set to 0 for an allow, or the negative errno of a deny
  *
+ * Whether the group may ask for audit records is the caller's to check.
+ *
  * Context: any.
- * Return: 0, or -EINVAL for unknown bits, neither or both of allow and
- * deny, an errno with an allow, or an errno outside the set.
+ * Return: 0, or -EINVAL for unknown bits (%FSGATE_INFO on a kernel whose
+ * audit records show no rule), neither or both of allow and deny, an
+ * errno with an allow, or an errno outside the set.
  */
 int fsgate_response_check(u32 response, int *verdict)
 {
@@ -342,13 +354,39 @@ int fsgate_response_check(u32 response, int *verdict)
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_response_check);
 
 /*
- * Parse one response at @buf (@left bytes from the end of the write) into
- * @a: a struct fanotify_response naming its event by fd number, or with
- * FSGATE_RESPONSE_ID a struct fsgate_response naming it by id. Returns
- * its size, or -EINVAL.
+ * A struct fanotify_response with FSGATE_INFO and fd FAN_NOFD: checked,
+ * taken, and no answer, as fanotify's FAN_INFO probe.
  */
-static ssize_t fsgate_response_parse(const u8 *buf, size_t left,
-				     struct fsgate_answer *a)
+static bool fsgate_answer_is_probe(const struct fsgate_answer *a)
+{
+	return !a->id && a->fd == FAN_NOFD;
+}
+
+/*
+ * The struct fsgate_response_audit_rule after a response with
+ * FSGATE_INFO, checked as fanotify checks its own. Returns its size, or
+ * -EINVAL.
+ */
+static ssize_t fsgate_rule_parse(const u8 *buf, size_t left,
+				 struct fsgate_response_audit_rule *rule)
+{
+	if (left < sizeof(*rule))
+		return -EINVAL;
+	memcpy(rule, buf, sizeof(*rule));
+	if (rule->type != FSGATE_RESPONSE_INFO_AUDIT_RULE || rule->pad ||
+	    rule->len != sizeof(*rule))
+		return -EINVAL;
+	return sizeof(*rule);
+}
+
+/*
+ * The response itself, without its rule: a struct fanotify_response
+ * naming its event by fd number (or a FAN_NOFD probe with FSGATE_INFO),
+ * or with FSGATE_RESPONSE_ID a struct fsgate_response naming it by id.
+ * Returns its size, or -EINVAL.
+ */
+static ssize_t fsgate_response_form_parse(const u8 *buf, size_t left,
+					  struct fsgate_answer *a)
 {
 	struct fsgate_response r = {};
 
@@ -356,9 +394,10 @@ static ssize_t fsgate_response_parse(const u8 *buf, size_t left,
 		return -EINVAL;
 	memcpy(&r, buf, sizeof(struct fanotify_response));
 	if (!(r.response & FSGATE_RESPONSE_ID)) {
-		if (r.fd < 0)
-			return -EINVAL;
 		*a = (struct fsgate_answer){ .fd = r.fd, .response = r.response };
+		if (r.fd < 0 && !(fsgate_answer_is_probe(a) &&
+				  (r.response & FSGATE_INFO)))
+			return -EINVAL;
 		return sizeof(struct fanotify_response);
 	}
 	if (left < sizeof(r))
@@ -380,6 +419,28 @@ static ssize_t fsgate_response_parse(const u8 *buf, size_t left,
 		return -EINVAL;
 	}
 	return sizeof(r);
+}
+
+/*
+ * Parse one response at @buf (@left bytes from the end of the write) into
+ * @a: a struct fanotify_response naming its event by fd number, or with
+ * FSGATE_RESPONSE_ID a struct fsgate_response naming it by id; either
+ * followed by its rule with FSGATE_INFO. Returns its size, or -EINVAL.
+ */
+static ssize_t fsgate_response_parse(const u8 *buf, size_t left,
+				     struct fsgate_answer *a)
+{
+	ssize_t len, rule_len;
+
+	len = fsgate_response_form_parse(buf, left, a);
+	if (len < 0 || !(a->response & FSGATE_INFO))
+		return len;
+	if (!FSGATE_COMPAT_AUDIT_RULE)
+		return -EINVAL;
+	rule_len = fsgate_rule_parse(buf + len, left - len, &a->rule);
+	if (rule_len < 0)
+		return rule_len;
+	return len + rule_len;
 }
 
 /**
@@ -417,7 +478,9 @@ ssize_t fsgate_responses_parse(const u8 *buf, size_t count,
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_responses_parse);
 
 /* The bytes one write() may carry: FSGATE_RESPONSE_MAX of the largest. */
-#define FSGATE_WRITE_MAX	(FSGATE_RESPONSE_MAX * sizeof(struct fsgate_response))
+#define FSGATE_WRITE_MAX	(FSGATE_RESPONSE_MAX * \
+				 (sizeof(struct fsgate_response) + \
+				  sizeof(struct fsgate_response_audit_rule)))
 
 /* Responses one write() answers without allocating: the common case. */
 #define FSGATE_RESPONSE_STACK	8
@@ -459,19 +522,50 @@ static void fsgate_answers_put(struct fsgate_answers *a)
 	kfree(a->buf);
 }
 
+/* FSGATE_AUDIT only on a group made with FSGATE_ENABLE_AUDIT, as fanotify. */
+static int fsgate_answers_audit_check(const struct fsgate_group *group,
+				      const struct fsgate_answer *answers,
+				      size_t n)
+{
+	size_t i;
+
+	if (group->flags & FSGATE_ENABLE_AUDIT)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (answers[i].response & FSGATE_AUDIT)
+			return -EINVAL;
+	return 0;
+}
+
+/* Leave out the probes (fsgate_answer_is_probe()); how many answers stay. */
+static size_t fsgate_answers_drop_probes(struct fsgate_answer *answers,
+					 size_t n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (!fsgate_answer_is_probe(&answers[i]))
+			answers[kept++] = answers[i];
+	return kept;
+}
+
 /**
  * fsgate_write_answers() - write() on a group fd: answers to permission events
  * @group: the group
- * @buf: one or more struct fanotify_response and struct fsgate_response
+ * @buf: one or more struct fanotify_response and struct fsgate_response,
+ *	each with FSGATE_INFO followed by a struct fsgate_response_audit_rule
  * @count: their size in bytes
  *
  * All or nothing: either every response names a pending event (by the fd
- * its read gave, or by its id) and is applied, or none is.
+ * its read gave, or by its id) and is applied, or none is. A FAN_NOFD
+ * response with FSGATE_INFO is checked and answers nothing (fanotify's
+ * probe for FAN_INFO).
  *
  * Context: process context, may sleep.
  * Return: @count; -EINVAL for a group that is not asked, a size that is
  * not a whole number of responses (or above FSGATE_RESPONSE_MAX of them),
- * a negative fd, a bad response word, or a bad struct fsgate_response;
+ * a negative fd, a bad response word, or a bad struct fsgate_response or
+ * rule; %FSGATE_AUDIT on a group without %FSGATE_ENABLE_AUDIT;
  * -ENOENT when a response names no pending event, or one that another
  * response of the write answers already; -ENOTUNIQ for an fd number
  * that names no event the writer read and several that others read (see
@@ -494,8 +588,12 @@ static ssize_t fsgate_write_answers(struct fsgate_group *group,
 	ret = n;
 	if (n < 0)
 		goto out_put;
+	ret = fsgate_answers_audit_check(group, a.answers, n);
+	if (ret)
+		goto out_put;
+	n = fsgate_answers_drop_probes(a.answers, n);
 
-	ret = fsgate_perms_answer(group, a.answers, n);
+	ret = n ? fsgate_perms_answer(group, a.answers, n) : 0;
 	if (!ret)
 		ret = count;
 out_put:
@@ -1091,6 +1189,7 @@ static const struct file_operations fsgate_group_fops = {
  *
  * Context: process context, may sleep. The caller checked privileges.
  * Return: the new group fd, -EINVAL for a bad request, -EPERM for
+ * %FSGATE_ENABLE_AUDIT without CAP_AUDIT_WRITE or for
  * %FSGATE_TIMEOUT_NONE unless the module's allow_unbounded_waits is set,
  * -EMFILE past max_groups for this user, -ENOMEM, or another negative
  * errno from fd allocation.
@@ -1106,6 +1205,9 @@ int fsgate_group_create(const struct fsgate_init *init)
 	ret = fsgate_init_check(init);
 	if (ret)
 		return ret;
+	/* As fanotify_init(2): records in the audit log are a privilege. */
+	if ((init->flags & FSGATE_ENABLE_AUDIT) && !capable(CAP_AUDIT_WRITE))
+		return -EPERM;
 	ret = fsgate_timeout_check(init->timeout_ms);
 	if (ret)
 		return ret;

@@ -61,21 +61,26 @@ int fsgate_respond(int fd, int event_fd, uint32_t response)
 	return fsgate_respond_batch(fd, &r, 1, NULL);
 }
 
-/* Write one struct fsgate_response: 0, or -1 with errno set. */
-static int write_response(int fd, const struct fsgate_response *r)
+/* Write one response of @len bytes in one write(): 0, or -1 with errno. */
+static int write_one(int fd, const void *r, size_t len)
 {
 	ssize_t n;
 
 	do
-		n = write(fd, r, sizeof(*r));
+		n = write(fd, r, len);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
-	if (n != sizeof(*r)) {
+	if ((size_t)n != len) {
 		errno = EIO;
 		return -1;
 	}
 	return 0;
+}
+
+static int write_response(int fd, const struct fsgate_response *r)
+{
+	return write_one(fd, r, sizeof(*r));
 }
 
 int fsgate_respond_id(int fd, uint64_t id, uint32_t response)
@@ -99,4 +104,27 @@ int fsgate_extend(int fd, uint64_t id, uint32_t ms)
 	};
 
 	return write_response(fd, &r);
+}
+
+int fsgate_respond_rule(int fd, int event_fd, uint32_t response,
+			const struct fsgate_response_audit_rule *rule)
+{
+	/* fanotify's layout: the response, then its FAN_INFO record. */
+	struct {
+		struct fanotify_response r;
+		struct fsgate_response_audit_rule rule;
+	} w;
+
+	if (!rule) {
+		errno = EINVAL;
+		return -1;
+	}
+	_Static_assert(sizeof(w) == sizeof(w.r) + sizeof(w.rule),
+		       "a response and its rule, unpadded");
+	w.r = (struct fanotify_response){
+		.fd = event_fd,
+		.response = response | FSGATE_INFO,
+	};
+	w.rule = *rule;
+	return write_one(fd, &w, sizeof(w));
 }

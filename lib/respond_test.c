@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * cmocka: fsgate_respond() and fsgate_respond_batch() against a fake
+ * cmocka: fsgate_respond(), fsgate_respond_batch() and
+ * fsgate_respond_rule() against a fake
  * group fd. write is wrapped at link time (-Wl,--wrap=write); each call
  * takes from the queue how many responses it accepts, or an errno.
  */
@@ -19,6 +20,7 @@
 #define SIZE sizeof(struct fanotify_response)
 
 static struct fanotify_response last;
+static unsigned char last_bytes[64];
 static size_t writes;
 
 /* will_return: responses the fake takes, or -errno. */
@@ -30,6 +32,7 @@ ssize_t __wrap_write(int fd, const void *buf, size_t count)
 	assert_int_equal(count % SIZE, 0);
 	check_expected(count);
 	memcpy(&last, buf, SIZE);
+	memcpy(last_bytes, buf, count < sizeof(last_bytes) ? count : sizeof(last_bytes));
 	writes++;
 	if (taken < 0) {
 		errno = -taken;
@@ -158,6 +161,54 @@ static void empty_batch_writes_nothing(void **state)
 	assert_int_equal(writes, 0);
 }
 
+static const struct fsgate_response_audit_rule rule = {
+	.type = FSGATE_RESPONSE_INFO_AUDIT_RULE,
+	.len = sizeof(struct fsgate_response_audit_rule),
+	.rule_number = 0x3137,
+	.subj_trust = 1,
+	.obj_trust = 0,
+};
+
+/* fanotify's FAN_INFO layout: the response, then the rule, one write(). */
+static void respond_rule_writes_response_then_rule(void **state)
+{
+	struct fsgate_response_audit_rule got;
+
+	(void)state;
+	expect_write(3, 3);
+	assert_int_equal(fsgate_respond_rule(GROUP, 12,
+					     FSGATE_DENY | FSGATE_AUDIT, &rule), 0);
+	assert_int_equal(writes, 1);
+	assert_int_equal(last.fd, 12);
+	assert_int_equal(last.response, FSGATE_DENY | FSGATE_AUDIT | FSGATE_INFO);
+	memcpy(&got, last_bytes + SIZE, sizeof(got));
+	assert_memory_equal(&got, &rule, sizeof(rule));
+}
+
+static void respond_rule_passes_the_errno_on(void **state)
+{
+	(void)state;
+	expect_write(3, -EINVAL);
+	assert_int_equal(fsgate_respond_rule(GROUP, 12, FSGATE_ALLOW, &rule), -1);
+	assert_int_equal(errno, EINVAL);
+}
+
+static void respond_rule_short_write_is_eio(void **state)
+{
+	(void)state;
+	expect_write(3, 1);
+	assert_int_equal(fsgate_respond_rule(GROUP, 12, FSGATE_ALLOW, &rule), -1);
+	assert_int_equal(errno, EIO);
+}
+
+static void respond_rule_without_rule_is_einval(void **state)
+{
+	(void)state;
+	assert_int_equal(fsgate_respond_rule(GROUP, 12, FSGATE_ALLOW, NULL), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(writes, 0);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -170,6 +221,10 @@ int main(void)
 		cmocka_unit_test_setup(interrupted_write_is_retried, setup),
 		cmocka_unit_test_setup(write_that_takes_nothing_is_eio, setup),
 		cmocka_unit_test_setup(empty_batch_writes_nothing, setup),
+		cmocka_unit_test_setup(respond_rule_writes_response_then_rule, setup),
+		cmocka_unit_test_setup(respond_rule_passes_the_errno_on, setup),
+		cmocka_unit_test_setup(respond_rule_short_write_is_eio, setup),
+		cmocka_unit_test_setup(respond_rule_without_rule_is_einval, setup),
 	};
 
 	return cmocka_run_group_tests_name("libfsgate_respond", tests, NULL, NULL);

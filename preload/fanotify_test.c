@@ -119,7 +119,8 @@ static void served_flags_make_an_fsgate_group(void **state)
 {
 	const unsigned int flags = FAN_CLASS_CONTENT | FAN_CLOEXEC |
 				   FAN_NONBLOCK | FAN_UNLIMITED_QUEUE |
-				   FAN_UNLIMITED_MARKS | FAN_REPORT_TID;
+				   FAN_UNLIMITED_MARKS | FAN_REPORT_TID |
+				   FAN_ENABLE_AUDIT;
 
 	(void)state;
 	will_return(fsgate_init_ext, 0);
@@ -163,7 +164,7 @@ static void unserved_flags_are_einval(void **state)
 {
 	static const unsigned int unserved[] = {
 		FAN_REPORT_FID, FAN_REPORT_DIR_FID, FAN_REPORT_NAME,
-		FAN_REPORT_DFID_NAME, FAN_REPORT_TARGET_FID, FAN_ENABLE_AUDIT,
+		FAN_REPORT_DFID_NAME, FAN_REPORT_TARGET_FID,
 		FAN_REPORT_PIDFD, FSGATE_EXCLUDE_SELF, 0x40000000,
 		FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT,
 	};

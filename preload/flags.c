@@ -2,7 +2,10 @@
 /*
  * Which fanotify_init() and fanotify_mark() flags fsgate serves. fsgate
  * took fanotify's values for everything it shares, so serving a flag is
- * passing it on; a flag it lacks (FID reporting, audit, pidfds,
+ * passing it on (FAN_ENABLE_AUDIT too: a module on a kernel without
+ * audit refuses it with EINVAL, as fanotify_init() can not); the
+ * responses' FAN_AUDIT and FAN_INFO go straight to the group fd, which
+ * takes fanotify's layout. A flag it lacks (FID reporting, pidfds,
  * evictable and ignore marks, anything newer) fails with EINVAL, which
  * is what a kernel without the flag says, so that programs take the
  * fallback they already have for older kernels.
@@ -11,15 +14,25 @@
 
 #define SERVED_INIT_FLAGS (FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 			   FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
-			   FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID)
+			   FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
+			   FSGATE_ENABLE_AUDIT)
 
 _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 	       FSGATE_CLASS_PRE_CONTENT == FAN_CLASS_PRE_CONTENT &&
 	       FSGATE_CLOEXEC == FAN_CLOEXEC && FSGATE_NONBLOCK == FAN_NONBLOCK &&
 	       FSGATE_UNLIMITED_QUEUE == FAN_UNLIMITED_QUEUE &&
 	       FSGATE_UNLIMITED_MARKS == FAN_UNLIMITED_MARKS &&
-	       FSGATE_REPORT_TID == FAN_REPORT_TID,
+	       FSGATE_REPORT_TID == FAN_REPORT_TID &&
+	       FSGATE_ENABLE_AUDIT == FAN_ENABLE_AUDIT,
 	       "fsgate's group flags are fanotify's");
+_Static_assert(FSGATE_AUDIT == FAN_AUDIT, "fsgate's FSGATE_AUDIT is FAN_AUDIT");
+#ifdef FAN_INFO
+_Static_assert(FSGATE_INFO == FAN_INFO &&
+	       FSGATE_RESPONSE_INFO_AUDIT_RULE == FAN_RESPONSE_INFO_AUDIT_RULE &&
+	       sizeof(struct fsgate_response_audit_rule) ==
+	       sizeof(struct fanotify_response_info_audit_rule),
+	       "fsgate's FSGATE_INFO is FAN_INFO");
+#endif
 /* FSGATE_EXCLUDE_SELF is fsgate's own: a fanotify program never asks it. */
 _Static_assert(!(SERVED_INIT_FLAGS & FSGATE_EXCLUDE_SELF),
 	       "fanotify has no EXCLUDE_SELF");

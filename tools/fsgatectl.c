@@ -162,7 +162,7 @@ static void print_params(void)
 static const char *const feature_names[] = {
 	"deny-errno", "cache", "exclude-self", "mount-marks", "stats",
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
-	"mute", "chain-ceiling", "filter",
+	"mute", "chain-ceiling", "filter", "audit", "audit-rule",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */

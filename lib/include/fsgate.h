@@ -172,7 +172,9 @@ ssize_t fsgate_events_drain(int fd, void *buf, size_t len,
  * @event_fd: the event's fd
  * @response: FSGATE_ALLOW or FSGATE_DENY, or FSGATE_DENY_ERRNO(err) to
  *	fail the access with err; ored with FSGATE_CACHE to have fsgate
- *	remember the verdict for this file until it is modified
+ *	remember the verdict for this file until it is modified, and with
+ *	FSGATE_AUDIT to have the answer recorded in the kernel's audit log
+ *	(a group made with FSGATE_ENABLE_AUDIT)
  *
  * The caller still closes @event_fd.
  *
@@ -181,6 +183,28 @@ ssize_t fsgate_events_drain(int fd, void *buf, size_t len,
  * response.
  */
 int fsgate_respond(int fd, int event_fd, uint32_t response);
+
+/**
+ * fsgate_respond_rule() - answer one permission event, with the rule
+ *	its audit record names (FAN_INFO)
+ * @fd: the group fd the event was read from
+ * @event_fd: the event's fd
+ * @response: as for fsgate_respond(), with FSGATE_AUDIT for a record
+ *	(the group then needs FSGATE_ENABLE_AUDIT); FSGATE_INFO is added
+ * @rule: type FSGATE_RESPONSE_INFO_AUDIT_RULE, pad 0, len its size, and
+ *	the rule number and trust values the record shows
+ *
+ * Works on in-tree fanotify fds too (Linux 6.3 and later). With
+ * @event_fd FAN_NOFD it answers nothing and only says whether the
+ * kernel takes rules, as fanotify's probe does.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a malformed response or
+ * rule, for FSGATE_AUDIT on a group without FSGATE_ENABLE_AUDIT, or
+ * where audit records have no rule (FSGATE_FEATURE_AUDIT_RULE absent);
+ * ENOENT as for fsgate_respond().
+ */
+int fsgate_respond_rule(int fd, int event_fd, uint32_t response,
+			const struct fsgate_response_audit_rule *rule);
 
 /**
  * fsgate_respond_batch() - answer several permission events at once
@@ -410,7 +434,8 @@ enum fsgate_call {
 	FSGATE_CALL_MARK,	/* fsgate_mark() */
 	FSGATE_CALL_READ,	/* read() and fsgate_event_next() */
 	FSGATE_CALL_RESPOND,	/* fsgate_respond(), fsgate_respond_batch(),
-				 * fsgate_respond_id(), fsgate_extend() */
+				 * fsgate_respond_id(), fsgate_respond_rule(),
+				 * fsgate_extend() */
 	FSGATE_CALL_STATS,	/* fsgate_stats() */
 	FSGATE_CALL_CACHE_FLUSH, /* fsgate_cache_flush() */
 	FSGATE_CALL_MUTE,	/* fsgate_mute_*() */

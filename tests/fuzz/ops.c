@@ -164,7 +164,10 @@ static void op_group_init_bad(struct fz *fz)
 
 	switch (fz_below(fz, 8)) {
 	case 0: init.flags = FSGATE_CLASS_MASK; break;
-	case 1: init.flags |= 1U << (6 + fz_below(fz, 2)); break;
+	case 1:
+		/* Flags fsgate lacks: fanotify's FAN_REPORT_PIDFD, FAN_REPORT_FID. */
+		init.flags |= 1U << (fz_chance(fz, 50) ? 7 : 9);
+		break;
 	case 2: init.event_f_flags = O_ACCMODE; break;
 	case 3: init.event_f_flags = O_CREAT; break;
 	case 4: init.priority = FSGATE_PRIORITY_MAX + 1 + fz_below(fz, 1000); break;

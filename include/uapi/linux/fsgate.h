@@ -26,6 +26,12 @@
 #define FSGATE_UNLIMITED_QUEUE		0x00000010
 #define FSGATE_UNLIMITED_MARKS		0x00000020
 #define FSGATE_REPORT_TID		0x00000100
+/*
+ * Answers with FSGATE_AUDIT go to the kernel's audit log as in-tree
+ * fanotify's do (FAN_ENABLE_AUDIT); needs CAP_AUDIT_WRITE, and a kernel
+ * with audit (FSGATE_FEATURE_AUDIT).
+ */
+#define FSGATE_ENABLE_AUDIT		0x00000040
 /* Events caused by the group's own process are neither queued nor asked. */
 #define FSGATE_EXCLUDE_SELF		0x80000000
 /*
@@ -42,7 +48,8 @@
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 				 FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
-				 FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO)
+				 FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO | \
+				 FSGATE_ENABLE_AUDIT)
 
 /*
  * Priorities: higher is asked first. Groups of equal priority form one
@@ -174,6 +181,51 @@ struct fsgate_mark {
 #define FSGATE_RESPONSE_MAX		1024
 
 /*
+ * Audit (fanotify's FAN_AUDIT and FAN_INFO): on a group made with
+ * FSGATE_ENABLE_AUDIT, an answer with FSGATE_AUDIT also writes an
+ * AUDIT_FANOTIFY record to the kernel's audit log, in the accessing
+ * process's audit context, exactly as the running kernel's fanotify
+ * writes its own: "resp=%u" (Linux 6.1), or "resp=%u fan_type=%u
+ * fan_info=%X subj_trust=%u obj_trust=%u" (Linux 6.3 and later). As in
+ * fanotify, the record is written only while the process's system call
+ * is audited (audit is enabled and has rules), and @resp is the answer's
+ * FSGATE_ALLOW or FSGATE_DENY alone (no errno, FSGATE_CACHE or
+ * FSGATE_INFO). A verdict taken later from the cache writes none.
+ *
+ * Where the record has rule fields (FSGATE_FEATURE_AUDIT_RULE), a
+ * response with FSGATE_INFO is followed in the write by one struct
+ * fsgate_response_audit_rule, laid out as fanotify's struct
+ * fanotify_response_info_audit_rule, whose fields the record shows.
+ * A struct fanotify_response with FSGATE_INFO and @fd FAN_NOFD answers
+ * nothing: it is checked and taken, which tells a program (fapolicyd)
+ * that the kernel knows FAN_INFO, as fanotify does.
+ */
+#define FSGATE_AUDIT			0x00000010	/* FAN_AUDIT */
+#define FSGATE_INFO			0x00000020	/* FAN_INFO */
+
+/* fsgate_response_audit_rule.type: fanotify's FAN_RESPONSE_INFO_*. */
+#define FSGATE_RESPONSE_INFO_NONE	0
+#define FSGATE_RESPONSE_INFO_AUDIT_RULE	1
+
+/**
+ * struct fsgate_response_audit_rule - the rule behind an audited answer
+ * @type: %FSGATE_RESPONSE_INFO_AUDIT_RULE
+ * @pad: must be zero
+ * @len: sizeof(struct fsgate_response_audit_rule), 16
+ * @rule_number: the daemon's rule that decided (the record's fan_info)
+ * @subj_trust: whether the process is trusted: 0 no, 1 yes, 2 unknown
+ * @obj_trust: whether the file is trusted, likewise
+ */
+struct fsgate_response_audit_rule {
+	__u8 type;
+	__u8 pad;
+	__u16 len;
+	__u32 rule_number;
+	__u32 subj_trust;
+	__u32 obj_trust;
+};
+
+/*
  * ---- Info records ----
  *
  * A group made with FSGATE_REPORT_* flags gets typed records after the
@@ -279,7 +331,8 @@ struct fsgate_info_proc {
  * fsgate_response (24 bytes) rather than a struct fanotify_response (8
  * bytes): it names its event by the id of its struct fsgate_info_perm,
  * which no other event ever had, so it can reach no other event. One
- * write() may mix both forms. The rest of @response is as for a
+ * write() may mix both forms; either, with FSGATE_INFO, is followed by
+ * its struct fsgate_response_audit_rule. The rest of @response is as for a
  * struct fanotify_response.
  *
  * An answer by fd number (fanotify's form) looks first among the pending
@@ -532,6 +585,10 @@ struct fsgate_mute {
 /* max_chain_ms bounds one access's whole chain; see FSGATE_TIMEOUT_NONE */
 #define FSGATE_FEATURE_CHAIN_CEILING	(1ULL << 11)
 #define FSGATE_FEATURE_FILTER		(1ULL << 12)	/* FSGATE_IOC_SET_FILTER */
+/* FSGATE_ENABLE_AUDIT, FSGATE_AUDIT: only where the kernel has audit */
+#define FSGATE_FEATURE_AUDIT		(1ULL << 13)
+/* FSGATE_INFO, struct fsgate_response_audit_rule: where records show it */
+#define FSGATE_FEATURE_AUDIT_RULE	(1ULL << 14)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
