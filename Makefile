@@ -152,6 +152,7 @@ $(B)/measure/%: tests/measure/%.c $(B)/lib/libfsgate.a
 WRAP_init := open ioctl close
 WRAP_respond := write
 WRAP_event := read close
+WRAP_groups := open ioctl close fopen
 comma := ,
 $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 			     include/uapi/linux/fsgate.h
