@@ -99,30 +99,56 @@ static int all_bytes(const void *p, int byte, size_t len)
 	return 1;
 }
 
-/* Three groups come back highest priority first; the whole list too. */
-TEST(lists_groups_in_asking_order)
+/* Three groups of this process, made in an order that is not asking order. */
+FIXTURE(three) {
+	int g[3];
+	unsigned long long id[3];
+};
+
+FIXTURE_SETUP(three)
 {
 	static const unsigned int prios[] = { 1234, 3456, 2345 };
-	struct fsgate_group_entry e[ROOM];
-	unsigned long long id[3];
-	int g[3], n, i, seen = 0;
+	int i;
 
 	for (i = 0; i < 3; i++) {
-		g[i] = named_group("groups-order", prios[i]);
-		ASSERT_LE(0, g[i]);
-		id[i] = group_id(g[i]);
-		ASSERT_NE(0, id[i]);
+		self->g[i] = named_group("groups-three", prios[i]);
+		ASSERT_LE(0, self->g[i]);
+		self->id[i] = group_id(self->g[i]);
+		ASSERT_NE(0, self->id[i]);
 	}
-	n = list_groups(e, ROOM, sizeof(e[0]));
+}
+
+FIXTURE_TEARDOWN(three)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		close(self->g[i]);
+}
+
+/* Every group, the fixture's among them; the count, or -1. */
+static int list_all(struct fsgate_group_entry *e)
+{
+	int n = list_groups(e, ROOM, sizeof(e[0]));
+
+	return n >= 3 && n <= ROOM ? n : -1;
+}
+
+/* The groups come back highest priority first, the fixture's too. */
+TEST_F(three, lists_groups_in_asking_order)
+{
+	struct fsgate_group_entry e[ROOM];
+	int n, i, seen = 0;
+
+	n = list_all(e);
 	ASSERT_LE(3, n) TH_LOG("FSGATE_IOC_GROUPS: %s", strerror(errno));
-	ASSERT_GE(ROOM, n);
 	for (i = 1; i < n; i++)
 		EXPECT_GE(e[i - 1].priority, e[i].priority);
 	/* 3456 (g[1]), then 2345 (g[2]), then 1234 (g[0]). */
 	for (i = 0; i < n; i++) {
-		if (strcmp(e[i].comm, "groups-order"))
+		if (strcmp(e[i].comm, "groups-three"))
 			continue;
-		EXPECT_EQ(id[(seen + 1) % 3], e[i].id);
+		EXPECT_EQ(self->id[(seen + 1) % 3], e[i].id);
 		EXPECT_EQ(getpid(), e[i].pid);
 		EXPECT_EQ(getuid(), e[i].uid);
 		EXPECT_EQ(FSGATE_CLASS_NOTIF, e[i].class);
@@ -133,8 +159,6 @@ TEST(lists_groups_in_asking_order)
 		seen++;
 	}
 	EXPECT_EQ(3, seen);
-	for (i = 0; i < 3; i++)
-		close(g[i]);
 }
 
 /*
@@ -217,7 +241,7 @@ TEST(needs_cap_sys_admin)
 }
 
 /* Records shorter than the first version, or longer than a page: EINVAL. */
-TEST(record_size_out_of_range_is_einval)
+TEST_F(three, record_size_out_of_range_is_einval)
 {
 	static const unsigned int sizes[] = {
 		0, 8, FSGATE_GROUP_ENTRY_SIZE_VER0 - 8,
@@ -225,28 +249,22 @@ TEST(record_size_out_of_range_is_einval)
 	};
 	static unsigned char buf[ROOM * 4097];
 	unsigned int i;
-	int g;
 
-	g = named_group("groups-size", 1000);
-	ASSERT_LE(0, g);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		memset(buf, FILL, sizeof(buf));
 		EXPECT_EQ(-1, list_groups(buf, ROOM, sizes[i]));
 		EXPECT_EQ(EINVAL, errno) TH_LOG("size %u", sizes[i]);
 		EXPECT_EQ(1, all_bytes(buf, FILL, sizeof(buf)));
 	}
-	close(g);
 }
 
 /* Flags and reserved fields are for later: EINVAL while they are not 0. */
-TEST(reserved_fields_are_einval)
+TEST_F(three, reserved_fields_are_einval)
 {
 	struct fsgate_group_entry e[ROOM];
 	struct fsgate_groups req;
-	int dev, g, i;
+	int dev, i;
 
-	g = named_group("groups-rsvd", 1000);
-	ASSERT_LE(0, g);
 	dev = dev_open();
 	ASSERT_LE(0, dev);
 	for (i = 0; i < 4; i++) {
@@ -267,21 +285,18 @@ TEST(reserved_fields_are_einval)
 		EXPECT_EQ(1, all_bytes(e, FILL, sizeof(e)));
 	}
 	close(dev);
-	close(g);
 }
 
 /* A request or records the caller cannot reach: EFAULT. */
-TEST(bad_pointers_are_efault)
+TEST_F(three, bad_pointers_are_efault)
 {
 	struct fsgate_groups req = {
 		.size = FSGATE_GROUP_ENTRY_SIZE_VER0,
 		.count = ROOM,
 		.entries = 8,
 	};
-	int dev, g;
+	int dev;
 
-	g = named_group("groups-fault", 1000);
-	ASSERT_LE(0, g);
 	dev = dev_open();
 	ASSERT_LE(0, dev);
 	EXPECT_EQ(-1, ioctl(dev, FSGATE_IOC_GROUPS, (void *)8));
@@ -289,7 +304,6 @@ TEST(bad_pointers_are_efault)
 	EXPECT_EQ(-1, ioctl(dev, FSGATE_IOC_GROUPS, &req));
 	EXPECT_EQ(EFAULT, errno);
 	close(dev);
-	close(g);
 }
 
 /*
@@ -297,26 +311,19 @@ TEST(bad_pointers_are_efault)
  * the caller can ask again with room for all; room for none (and no
  * buffer) just counts.
  */
-TEST(small_buffer_gets_the_first_and_the_count)
+TEST_F(three, small_buffer_gets_the_first_and_the_count)
 {
 	struct fsgate_group_entry all[ROOM], some[3];
-	int g[3], n, i;
+	int n;
 
-	for (i = 0; i < 3; i++) {
-		g[i] = named_group("groups-small", 2000 + i);
-		ASSERT_LE(0, g[i]);
-	}
-	n = list_groups(all, ROOM, sizeof(all[0]));
+	n = list_all(all);
 	ASSERT_LE(3, n);
-	ASSERT_GE(ROOM, n);
 	EXPECT_EQ(n, list_groups(NULL, 0, sizeof(all[0])));
 	memset(some, FILL, sizeof(some));
 	EXPECT_EQ(n, list_groups(some, 2, sizeof(some[0])));
 	EXPECT_EQ(all[0].id, some[0].id);
 	EXPECT_EQ(all[1].id, some[1].id);
 	EXPECT_EQ(1, all_bytes(&some[2], FILL, sizeof(some[2])));
-	for (i = 0; i < 3; i++)
-		close(g[i]);
 }
 
 /*
@@ -324,19 +331,14 @@ TEST(small_buffer_gets_the_first_and_the_count)
  * past struct fsgate_group_entry are zeroed, as a later module would
  * give a field it had and this one has not.
  */
-TEST(longer_records_are_zero_filled)
+TEST_F(three, longer_records_are_zero_filled)
 {
 	static unsigned char buf[ROOM * LONGER];
 	struct fsgate_group_entry e[ROOM];
-	int g[2], n, i;
+	int n, i;
 
-	for (i = 0; i < 2; i++) {
-		g[i] = named_group("groups-long", 1500 + i);
-		ASSERT_LE(0, g[i]);
-	}
-	n = list_groups(e, ROOM, sizeof(e[0]));
-	ASSERT_LE(2, n);
-	ASSERT_GE(ROOM, n);
+	n = list_all(e);
+	ASSERT_LE(3, n);
 	memset(buf, FILL, sizeof(buf));
 	ASSERT_EQ(n, list_groups(buf, ROOM, LONGER));
 	for (i = 0; i < n; i++) {
@@ -351,8 +353,6 @@ TEST(longer_records_are_zero_filled)
 	}
 	EXPECT_EQ(1, all_bytes(buf + (size_t)n * LONGER, FILL,
 			       sizeof(buf) - (size_t)n * LONGER));
-	for (i = 0; i < 2; i++)
-		close(g[i]);
 }
 
 /* An idle group's counters are those FSGATE_IOC_STATS gives the group. */
