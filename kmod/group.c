@@ -184,6 +184,7 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.filtered = atomic64_read(&group->filtered),
 	};
 }
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_stats);
 
 /**
  * fsgate_group_entry_fill() - describe a group as FSGATE_IOC_GROUPS does
