@@ -9,10 +9,10 @@
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/capability.h>
-#include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/minmax.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>

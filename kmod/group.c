@@ -208,7 +208,7 @@ void fsgate_group_entry_fill(struct fsgate_group *group,
 		.id = group->id,
 		.pid = pid_nr_ns(group->owner, pid_ns),
 		.uid = from_kuid_munged(user_ns, group->uid),
-		.class = group->flags & FSGATE_CLASS_MASK,
+		.group_class = group->flags & FSGATE_CLASS_MASK,
 		.priority = group->priority,
 		.flags = group->flags,
 	};

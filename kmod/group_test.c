@@ -245,7 +245,7 @@ static void entry_fill_describes_the_group(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, entry.pid, task_tgid_nr(current));
 	KUNIT_EXPECT_EQ(test, entry.uid, 0);
 	KUNIT_EXPECT_STREQ(test, entry.comm, "entry-test");
-	KUNIT_EXPECT_EQ(test, entry.class, FSGATE_CLASS_PRE_CONTENT);
+	KUNIT_EXPECT_EQ(test, entry.group_class, FSGATE_CLASS_PRE_CONTENT);
 	KUNIT_EXPECT_EQ(test, entry.flags,
 			FSGATE_CLASS_PRE_CONTENT | FSGATE_REPORT_TID);
 	KUNIT_EXPECT_EQ(test, entry.priority, 3001);

@@ -222,7 +222,7 @@ static void group_info_from_entry(struct fsgate_group_info *g,
 	snprintf(g->comm, sizeof(g->comm), "%.*s", (int)sizeof(e->comm),
 		 e->comm);
 	snprintf(g->class_name, sizeof(g->class_name), "%s",
-		 class_name(e->class));
+		 class_name(e->group_class));
 	g->priority = e->priority;
 	g->stats = e->stats;
 }

@@ -125,7 +125,7 @@ static void fake_group(unsigned int i, __u64 id, __u32 class, __u32 priority)
 	e->pid = (__s32)(100 + i);
 	e->uid = 0;
 	snprintf(e->comm, sizeof(e->comm), "daemon-%u", i);
-	e->class = class;
+	e->group_class = class;
 	e->flags = class;
 	e->priority = priority;
 	e->stats.marks = i;

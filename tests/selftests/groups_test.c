@@ -151,7 +151,7 @@ TEST_F(three, lists_groups_in_asking_order)
 		EXPECT_EQ(self->id[(seen + 1) % 3], e[i].id);
 		EXPECT_EQ(getpid(), e[i].pid);
 		EXPECT_EQ(getuid(), e[i].uid);
-		EXPECT_EQ(FSGATE_CLASS_NOTIF, e[i].class);
+		EXPECT_EQ(FSGATE_CLASS_NOTIF, e[i].group_class);
 		EXPECT_EQ(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC | FSGATE_NONBLOCK,
 			  e[i].flags);
 		EXPECT_EQ(0, e[i].reserved32);
@@ -418,8 +418,8 @@ TEST(records_match_proc_rows)
 		EXPECT_EQ(rows[i].pid, e[i].pid);
 		EXPECT_STREQ(rows[i].comm, e[i].comm);
 		EXPECT_STREQ(rows[i].class_name,
-			     e[i].class == FSGATE_CLASS_PRE_CONTENT ? "pre-content" :
-			     e[i].class == FSGATE_CLASS_CONTENT ? "content" :
+			     e[i].group_class == FSGATE_CLASS_PRE_CONTENT ? "pre-content" :
+			     e[i].group_class == FSGATE_CLASS_CONTENT ? "content" :
 			     "notif");
 		EXPECT_EQ(rows[i].priority, e[i].priority);
 		EXPECT_EQ(0, memcmp(&rows[i].stats, &e[i].stats,

@@ -564,7 +564,7 @@ struct fsgate_version {
  * records of fixed width instead of text.
  */
 
-/* The first size of struct fsgate_group_entry; a later, longer one has its own. */
+/* The first size of struct fsgate_group_entry; a longer one gets its own. */
 #define FSGATE_GROUP_ENTRY_SIZE_VER0	256
 
 /**
@@ -575,7 +575,7 @@ struct fsgate_version {
  * @uid: real uid of that process when it made the group, in the
  *	caller's user namespace (the overflow uid if it has none there)
  * @comm: that process's command name then, NUL-terminated
- * @class: the group's FSGATE_CLASS_*
+ * @group_class: the group's FSGATE_CLASS_* (not "class", a C++ keyword)
  * @priority: its effective priority (the class default resolved)
  * @flags: the FSGATE_* flags it was made with, class included
  * @reserved32: zero
@@ -591,7 +591,7 @@ struct fsgate_group_entry {
 	__s32 pid;
 	__u32 uid;
 	char comm[16];
-	__u32 class;
+	__u32 group_class;
 	__u32 priority;
 	__u32 flags;
 	__u32 reserved32;
