@@ -59,7 +59,7 @@ MEASURES := $(patsubst tests/measure/%.c,$(B)/measure/%,$(wildcard tests/measure
 # The kselftest harness comes from the cached linux-source tree.
 KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 
-HOST_TESTS := $(B)/tests/ktap_test \
+HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/header_cxx_test \
 	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
 	$(patsubst preload/%_test.c,$(B)/tests/preload_%_test,$(wildcard preload/*_test.c)) \
 	$(patsubst common/%_test.c,$(B)/tests/common_%_test,$(wildcard common/*_test.c))
@@ -152,6 +152,7 @@ $(B)/measure/%: tests/measure/%.c $(B)/lib/libfsgate.a
 WRAP_init := open ioctl close
 WRAP_respond := write
 WRAP_event := read close
+WRAP_groups := open ioctl close fopen
 comma := ,
 $(B)/tests/libfsgate_%_test: lib/%_test.c lib/%.c lib/include/fsgate.h \
 			     include/uapi/linux/fsgate.h
@@ -256,6 +257,13 @@ $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
 		tests/ktap/ktap_test.c tests/ktap/ktap.c $$(pkg-config --libs cmocka)
+
+# The public headers in a C++ program.
+$(B)/tests/header_cxx_test: tests/lib/header_cxx_test.cc lib/include/fsgate.h \
+			    include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CXX) -std=c++11 -Wall -Wextra -Werror -Iinclude/uapi -Ilib/include \
+		$$(pkg-config --cflags cmocka) -o $@ $< $$(pkg-config --libs cmocka)
 
 # Helpers every guest selftest links with.
 SELFTEST_UTIL := $(wildcard tests/selftests/*_util.c)

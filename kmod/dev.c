@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/fsgate (layer 4, calls user.c): the misc device through which
- * listener groups are made (FSGATE_IOC_INIT) and the module says what it
- * offers (FSGATE_IOC_VERSION); everything else happens on the group fd
+ * listener groups are made (FSGATE_IOC_INIT), the module says what it
+ * offers (FSGATE_IOC_VERSION) and lists its groups (FSGATE_IOC_GROUPS,
+ * calling group.c); everything else happens on the group fd
  * FSGATE_IOC_INIT returns.
  */
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/minmax.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/pid_namespace.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/fsgate.h>
 
 #include "dev.h"
+#include "group.h"
 #include "user.h"
 
 /**
@@ -53,7 +59,7 @@ static long fsgate_ioctl_init(void __user *arg)
 			 FSGATE_FEATURE_REPORT_PROC | FSGATE_FEATURE_EXTEND | \
 			 FSGATE_FEATURE_VERSION | FSGATE_FEATURE_CACHE_FLUSH | \
 			 FSGATE_FEATURE_MUTE | FSGATE_FEATURE_CHAIN_CEILING | \
-			 FSGATE_FEATURE_FILTER)
+			 FSGATE_FEATURE_FILTER | FSGATE_FEATURE_GROUPS)
 
 /* What it offers on kernels that have it (compat.h). */
 #define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
@@ -85,10 +91,100 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 15);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 16);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/* Fields appended to struct fsgate_group_entry keep the first ones. */
+static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER0);
+static_assert(sizeof(struct fsgate_group_entry) % 8 == 0);
+static_assert(sizeof(struct fsgate_groups) == 40);
+
+/* The largest record FSGATE_IOC_GROUPS takes: a page, as FSGATE_IOC_MUTE. */
+#define FSGATE_GROUP_ENTRY_SIZE_MAX	4096
+
+/* Validate a struct fsgate_groups; see fsgate_ioctl_groups(). */
+static int fsgate_groups_check(const struct fsgate_groups *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(req->reserved); i++)
+		if (req->reserved[i])
+			return -EINVAL;
+	if (req->flags || req->reserved32)
+		return -EINVAL;
+	if (req->size < FSGATE_GROUP_ENTRY_SIZE_VER0 ||
+	    req->size > FSGATE_GROUP_ENTRY_SIZE_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Copy @n entries out as records of @size bytes each, zeroing what the
+ * caller's records have past struct fsgate_group_entry.
+ */
+static int fsgate_groups_copy_out(void __user *out, u32 size,
+				  const struct fsgate_group_entry *entries,
+				  unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, out += size) {
+		if (copy_to_user(out, &entries[i], sizeof(entries[i])))
+			return -EFAULT;
+		if (clear_user(out + sizeof(entries[i]),
+			       size - sizeof(entries[i])))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/**
+ * fsgate_ioctl_groups() - FSGATE_IOC_GROUPS: every group, in asking order
+ * @arg: userspace pointer to a struct fsgate_groups
+ *
+ * Needs CAP_SYS_ADMIN, as reading /proc/fsgate/groups needs root: the
+ * list names every daemon that gates files and counts every user's
+ * accesses. Pids are the caller's pid namespace's and uids its user
+ * namespace's. The groups are described into a kernel buffer of at most
+ * as many entries as there are groups (and the caller has room for) and
+ * copied out once fsgate_groups_lock is dropped.
+ *
+ * Context: process context, may sleep.
+ * Return: how many groups there are, of which the first @count were
+ * copied out (all, if the return is not above @count); -EPERM without
+ * CAP_SYS_ADMIN; -EFAULT if @arg or the records cannot be read or
+ * written; -EINVAL for a record size below %FSGATE_GROUP_ENTRY_SIZE_VER0
+ * or above a page, flags or non-zero reserved fields; -ENOMEM.
+ */
+static long fsgate_ioctl_groups(void __user *arg)
+{
+	struct user_namespace *user_ns = current_user_ns();
+	struct pid_namespace *pid_ns = task_active_pid_ns(current);
+	struct fsgate_group_entry *entries;
+	struct fsgate_groups req;
+	unsigned int room, n;
+	long ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	ret = fsgate_groups_check(&req);
+	if (ret)
+		return ret;
+	/* Bounded by the groups there are, not by what the caller asks. */
+	room = min(req.count, fsgate_groups_gather(NULL, 0, pid_ns, user_ns));
+	entries = kvcalloc(room, sizeof(*entries), GFP_KERNEL);
+	if (room && !entries)
+		return -ENOMEM;
+	n = fsgate_groups_gather(entries, room, pid_ns, user_ns);
+	ret = fsgate_groups_copy_out(u64_to_user_ptr(req.entries), req.size,
+				     entries, min(room, n));
+	kvfree(entries);
+	return ret ?: n;
 }
 
 static long fsgate_dev_ioctl(struct file *file, unsigned int cmd,
@@ -99,6 +195,8 @@ static long fsgate_dev_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_init((void __user *)arg);
 	case FSGATE_IOC_VERSION:
 		return fsgate_ioctl_version((void __user *)arg);
+	case FSGATE_IOC_GROUPS:
+		return fsgate_ioctl_groups((void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

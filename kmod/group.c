@@ -19,8 +19,11 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uidgid.h>
 
 #include "group.h"
 #include "param.h"
@@ -152,8 +155,8 @@ void fsgate_group_put(struct fsgate_group *group)
  * @group: the group
  * @stats: filled in; reserved fields zeroed
  *
- * The one source of the counters that FSGATE_IOC_STATS and
- * /proc/fsgate/groups report.
+ * The one source of the counters that FSGATE_IOC_STATS, FSGATE_IOC_GROUPS
+ * and /proc/fsgate/groups report.
  *
  * Context: any.
  */
@@ -181,6 +184,68 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.extended = atomic64_read(&group->perm.extended),
 		.filtered = atomic64_read(&group->filtered),
 	};
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_stats);
+
+/**
+ * fsgate_group_entry_fill() - describe a group as FSGATE_IOC_GROUPS does
+ * @group: the group
+ * @pid_ns: the pid namespace its owner's pid is given in
+ * @user_ns: the user namespace its creator's uid is given in
+ * @entry: filled in; reserved fields zeroed
+ *
+ * The one description of a group that FSGATE_IOC_GROUPS copies out and
+ * /proc/fsgate/groups prints.
+ *
+ * Context: any; reads only what never changes and the counters.
+ */
+void fsgate_group_entry_fill(struct fsgate_group *group,
+			     struct pid_namespace *pid_ns,
+			     struct user_namespace *user_ns,
+			     struct fsgate_group_entry *entry)
+{
+	BUILD_BUG_ON(sizeof(entry->comm) < sizeof(group->comm));
+	*entry = (struct fsgate_group_entry) {
+		.id = group->id,
+		.pid = pid_nr_ns(group->owner, pid_ns),
+		.uid = from_kuid_munged(user_ns, group->uid),
+		.group_class = group->flags & FSGATE_CLASS_MASK,
+		.priority = group->priority,
+		.flags = group->flags,
+	};
+	strscpy(entry->comm, group->comm, sizeof(entry->comm));
+	fsgate_group_stats(group, &entry->stats);
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_entry_fill);
+
+/**
+ * fsgate_groups_gather() - describe the first live groups
+ * @entries: room for @room entries, filled with the first groups in
+ *	asking order
+ * @room: entries at @entries; 0 just counts
+ * @pid_ns: as fsgate_group_entry_fill()
+ * @user_ns: as fsgate_group_entry_fill()
+ *
+ * Context: process context, may sleep; takes fsgate_groups_lock.
+ * Return: how many groups there are, which may be more than @room.
+ */
+unsigned int fsgate_groups_gather(struct fsgate_group_entry *entries,
+				  unsigned int room,
+				  struct pid_namespace *pid_ns,
+				  struct user_namespace *user_ns)
+{
+	struct fsgate_group *group;
+	unsigned int n = 0;
+
+	mutex_lock(&fsgate_groups_lock);
+	list_for_each_entry(group, &fsgate_groups, node) {
+		if (n < room)
+			fsgate_group_entry_fill(group, pid_ns, user_ns,
+						&entries[n]);
+		n++;
+	}
+	mutex_unlock(&fsgate_groups_lock);
+	return n;
 }
 
 /**

@@ -22,7 +22,9 @@ struct fsgate_filter_prog;
 struct mem_cgroup;
 struct fsgate_mutes;
 struct pid;
+struct pid_namespace;
 struct seq_file;
+struct user_namespace;
 
 /**
  * struct fsgate_group - one listener group, owned by its group fd
@@ -226,5 +228,13 @@ int fsgate_group_publish(struct fsgate_group *group);
 void fsgate_group_unpublish(struct fsgate_group *group);
 void fsgate_group_put(struct fsgate_group *group);
 void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats);
+void fsgate_group_entry_fill(struct fsgate_group *group,
+			     struct pid_namespace *pid_ns,
+			     struct user_namespace *user_ns,
+			     struct fsgate_group_entry *entry);
+unsigned int fsgate_groups_gather(struct fsgate_group_entry *entries,
+				  unsigned int room,
+				  struct pid_namespace *pid_ns,
+				  struct user_namespace *user_ns);
 
 #endif /* _FSGATE_GROUP_H */

@@ -5,6 +5,10 @@
  */
 #include <kunit/test.h>
 #include <linux/fcntl.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/string.h>
+#include <linux/user_namespace.h>
 
 #include "group.h"
 #include "user.h"
@@ -219,6 +223,64 @@ static void clock_past_is_later_than_earlier_readings(struct kunit *test)
 	KUNIT_EXPECT_GE(test, coarse_clock(), past);
 }
 
+/* A group as fsgate_group_alloc() leaves it, with a few counters moved. */
+static struct fsgate_group *entry_test_group(struct kunit *test)
+{
+	struct fsgate_group *group;
+
+	group = kunit_kzalloc(test, sizeof(*group), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, group);
+	group->id = 41;
+	group->uid = GLOBAL_ROOT_UID;
+	strscpy(group->comm, "entry-test", sizeof(group->comm));
+	group->flags = FSGATE_CLASS_PRE_CONTENT | FSGATE_REPORT_TID;
+	group->priority = 3001;
+	group->nr_marks = 3;
+	atomic64_set(&group->perm.asked, 7);
+	atomic64_set(&group->filtered, 5);
+	return group;
+}
+
+static void entry_fill_describes_the_group(struct kunit *test)
+{
+	struct fsgate_group *group = entry_test_group(test);
+	struct fsgate_group_entry entry;
+	struct fsgate_stats stats;
+
+	group->owner = get_pid(task_tgid(current));
+	/* Whatever the caller's buffer held, nothing of it survives. */
+	memset(&entry, 0xa5, sizeof(entry));
+	fsgate_group_entry_fill(group, &init_pid_ns, &init_user_ns, &entry);
+	put_pid(group->owner);
+	fsgate_group_stats(group, &stats);
+	KUNIT_EXPECT_EQ(test, entry.id, 41);
+	KUNIT_EXPECT_EQ(test, entry.pid, task_tgid_nr(current));
+	KUNIT_EXPECT_EQ(test, entry.uid, 0);
+	KUNIT_EXPECT_STREQ(test, entry.comm, "entry-test");
+	KUNIT_EXPECT_EQ(test, entry.group_class, FSGATE_CLASS_PRE_CONTENT);
+	KUNIT_EXPECT_EQ(test, entry.flags,
+			FSGATE_CLASS_PRE_CONTENT | FSGATE_REPORT_TID);
+	KUNIT_EXPECT_EQ(test, entry.priority, 3001);
+	KUNIT_EXPECT_EQ(test, entry.stats.marks, 3);
+	KUNIT_EXPECT_EQ(test, entry.stats.asked, 7);
+	KUNIT_EXPECT_EQ(test, entry.stats.filtered, 5);
+	KUNIT_EXPECT_EQ(test, memcmp(&entry.stats, &stats, sizeof(stats)), 0);
+	KUNIT_EXPECT_EQ(test, entry.reserved32, 0);
+	KUNIT_EXPECT_EQ(test, entry.reserved[0] | entry.reserved[1] |
+			entry.reserved[2] | entry.reserved[3], 0);
+}
+
+/* A group whose creator has no pid in the namespace asked about: 0. */
+static void entry_fill_gives_pid_0_without_one(struct kunit *test)
+{
+	struct fsgate_group *group = entry_test_group(test);
+	struct fsgate_group_entry entry;
+
+	group->owner = NULL;
+	fsgate_group_entry_fill(group, &init_pid_ns, &init_user_ns, &entry);
+	KUNIT_EXPECT_EQ(test, entry.pid, 0);
+}
+
 static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(init_check_accepts_every_class),
 	KUNIT_CASE(init_check_takes_enable_audit_where_the_kernel_audits),
@@ -233,6 +295,8 @@ static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(list_insert_orders_every_permutation),
 	KUNIT_CASE(list_insert_keeps_equal_priorities_by_age),
 	KUNIT_CASE(clock_past_is_later_than_earlier_readings),
+	KUNIT_CASE(entry_fill_describes_the_group),
+	KUNIT_CASE(entry_fill_gives_pid_0_without_one),
 	{}
 };
 

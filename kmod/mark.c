@@ -20,7 +20,9 @@
  * Lock order, for the whole module (an arrow: taken inside):
  *
  *   fsgate_groups_lock (group.c, mutex): the list of live groups; taken
- *	alone, never with another lock of fsgate's.
+ *	alone, never with another lock of fsgate's. What is read under it
+ *	for userspace goes to a kernel buffer (seq_file, or the entries of
+ *	FSGATE_IOC_GROUPS), copied out once it is dropped.
  *   fsgate_mark_mutex (this file, mutex, through fsgate_marks_lock()):
  *	every change to objects and subs: making and destroying objects,
  *	the sub lists of objects and groups, masks, a group's nr_marks, and

@@ -9,6 +9,9 @@
  * instance's pid namespace, as /proc/PID is (0 for a daemon outside it),
  * and comm has whitespace and backslashes escaped as \ooo, as
  * /proc/self/mountinfo escapes paths, so one field never spans columns.
+ *
+ * Programs should use FSGATE_IOC_GROUPS (dev.c), which says the same in
+ * fixed-width records; both describe a group with fsgate_group_entry_fill().
  */
 #include <linux/fs.h>
 #include <linux/pid.h>
@@ -43,26 +46,27 @@ static void fsgate_groups_stop(struct seq_file *m, void *v)
 static int fsgate_groups_show(struct seq_file *m, void *v)
 {
 	struct pid_namespace *ns = proc_pid_ns(file_inode(m->file)->i_sb);
-	struct fsgate_group *group;
-	struct fsgate_stats stats;
+	const struct fsgate_stats *stats;
+	struct fsgate_group_entry entry;
 
 	if (v == &fsgate_groups) {
 		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted extended filtered\n");
 		return 0;
 	}
-	group = list_entry(v, struct fsgate_group, node);
-	fsgate_group_stats(group, &stats);
-	seq_printf(m, "%llu %d ", group->id, pid_nr_ns(group->owner, ns));
-	seq_escape(m, group->comm, FSGATE_PROC_ESCAPE);
+	fsgate_group_entry_fill(list_entry(v, struct fsgate_group, node), ns,
+				seq_user_ns(m), &entry);
+	stats = &entry.stats;
+	seq_printf(m, "%llu %d ", entry.id, entry.pid);
+	seq_escape(m, entry.comm, FSGATE_PROC_ESCAPE);
 	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-		   fsgate_class_name(group->flags), group->priority,
-		   stats.marks, stats.queued, stats.delivered, stats.overflows,
-		   stats.pending, stats.asked, stats.answered, stats.denied,
-		   stats.timedout, stats.orphaned, stats.cancelled,
-		   stats.perm_overflows, stats.cached, stats.unopened,
-		   stats.cache_entries, stats.cache_evictions,
-		   stats.cache_flushes, stats.muted, stats.extended,
-		   stats.filtered);
+		   fsgate_class_name(entry.flags), entry.priority,
+		   stats->marks, stats->queued, stats->delivered,
+		   stats->overflows, stats->pending, stats->asked,
+		   stats->answered, stats->denied, stats->timedout,
+		   stats->orphaned, stats->cancelled, stats->perm_overflows,
+		   stats->cached, stats->unopened, stats->cache_entries,
+		   stats->cache_evictions, stats->cache_flushes, stats->muted,
+		   stats->extended, stats->filtered);
 	return 0;
 }
 

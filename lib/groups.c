@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The module as a whole: every group with its counters, from
- * /proc/fsgate/groups, and the module's parameters, from
- * /sys/module/fsgate/parameters. The groups file starts with a header
+ * The module as a whole: every group with its counters, and the
+ * module's parameters, from /sys/module/fsgate/parameters.
+ *
+ * Groups come from FSGATE_IOC_GROUPS where the module offers it
+ * (FSGATE_FEATURE_GROUPS): fixed-width records, read into a buffer that
+ * grows until the list fits. An older module has only the text of
+ * /proc/fsgate/groups, read instead. That file starts with a header
  * line naming its columns; columns are found by name, so one the module
  * adds later is skipped and one it lacks reads as 0. The module escapes
  * whitespace and backslashes in comm as \ooo; they are unescaped here.
@@ -13,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "fsgate.h"
@@ -141,7 +146,8 @@ static int parse_group(char *line, const struct layout *l,
 	return i == l->n ? 0 : -1;
 }
 
-ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups)
+static ssize_t groups_from_file(const char *path,
+				struct fsgate_group_info **groups)
 {
 	struct fsgate_group_info *list = NULL, *more;
 	char line[LINE_MAX_LEN];
@@ -150,8 +156,7 @@ ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups)
 	FILE *f;
 	int err = EBADMSG;
 
-	*groups = NULL;
-	f = fopen(path ? path : FSGATE_GROUPS_FILE, "re");
+	f = fopen(path, "re");
 	if (!f)
 		return -1;
 	if (!fgets(line, sizeof(line), f) || parse_header(line, &l) < 0)
@@ -182,6 +187,131 @@ fail:
 	free(list);
 	errno = err;
 	return -1;
+}
+
+/* The records this library asks for are the module's first version. */
+_Static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER0,
+	       "struct fsgate_group_entry changed size");
+_Static_assert(sizeof(struct fsgate_groups) == 40,
+	       "struct fsgate_groups changed size");
+
+/* Records asked for at first; the list grows to what the module says. */
+#define GROUPS_ROOM 16
+/* Asking again when groups came meanwhile ends at some point: EAGAIN. */
+#define GROUPS_TRIES 8
+
+/* The module's name for a group class, as /proc/fsgate/groups has it. */
+static const char *class_name(__u32 class)
+{
+	switch (class) {
+	case FSGATE_CLASS_PRE_CONTENT:
+		return "pre-content";
+	case FSGATE_CLASS_CONTENT:
+		return "content";
+	default:
+		return "notif";
+	}
+}
+
+static void group_info_from_entry(struct fsgate_group_info *g,
+				  const struct fsgate_group_entry *e)
+{
+	memset(g, 0, sizeof(*g));
+	g->id = e->id;
+	g->pid = e->pid;
+	snprintf(g->comm, sizeof(g->comm), "%.*s", (int)sizeof(e->comm),
+		 e->comm);
+	snprintf(g->class_name, sizeof(g->class_name), "%s",
+		 class_name(e->group_class));
+	g->priority = e->priority;
+	g->stats = e->stats;
+}
+
+/*
+ * Every group's record from FSGATE_IOC_GROUPS on @dev into *@entries
+ * (malloc()ed), asking again with more room while the list does not fit.
+ * Return: how many, or -1 with errno set.
+ */
+static int read_entries(int dev, struct fsgate_group_entry **entries)
+{
+	struct fsgate_group_entry *list = NULL, *more;
+	unsigned int room = GROUPS_ROOM;
+	int n, tries;
+
+	for (tries = 0; tries < GROUPS_TRIES; tries++) {
+		struct fsgate_groups req = {
+			.size = sizeof(*list),
+			.count = room,
+		};
+
+		more = realloc(list, room * sizeof(*list));
+		if (!more)
+			break;
+		list = more;
+		req.entries = (uintptr_t)list;
+		n = ioctl(dev, FSGATE_IOC_GROUPS, &req);
+		if (n < 0)
+			break;
+		if ((unsigned int)n <= room) {
+			*entries = list;
+			return n;
+		}
+		/* Room for a few more, in case groups come meanwhile. */
+		room = (unsigned int)n + GROUPS_ROOM;
+		errno = EAGAIN;
+	}
+	n = errno;
+	free(list);
+	errno = n;
+	return -1;
+}
+
+static ssize_t groups_from_device(struct fsgate_group_info **groups)
+{
+	struct fsgate_group_entry *entries = NULL;
+	struct fsgate_group_info *list;
+	int dev, n, i, saved;
+
+	dev = open(FSGATE_DEVICE, O_RDWR | O_CLOEXEC);
+	if (dev < 0)
+		return -1;
+	n = read_entries(dev, &entries);
+	saved = errno;
+	close(dev);
+	errno = saved;
+	if (n <= 0) {
+		free(entries);
+		return n;
+	}
+	list = calloc((size_t)n, sizeof(*list));
+	if (!list) {
+		free(entries);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		group_info_from_entry(&list[i], &entries[i]);
+	free(entries);
+	*groups = list;
+	return n;
+}
+
+/* Whether the loaded module lists its groups with FSGATE_IOC_GROUPS. */
+static int module_lists_groups(void)
+{
+	struct fsgate_version v;
+
+	return !fsgate_version(&v) && (v.features & FSGATE_FEATURE_GROUPS);
+}
+
+ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups)
+{
+	*groups = NULL;
+	if (path)
+		return groups_from_file(path, groups);
+	if (module_lists_groups())
+		return groups_from_device(groups);
+	return groups_from_file(FSGATE_GROUPS_FILE, groups);
 }
 
 static int param_path(const char *name, char *buf, size_t len)

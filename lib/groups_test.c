@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * cmocka: fsgate_groups_read() finds columns by name in the header, and
- * refuses what is not a group list; parameter names cannot leave the
- * module's directory.
+ * refuses what is not a group list; it lists the loaded module's groups
+ * through FSGATE_IOC_GROUPS where the module has it, and from
+ * FSGATE_GROUPS_FILE where it does not; parameter names cannot leave the
+ * module's directory. fsgate_version() is faked here; open, ioctl, close
+ * and fopen are wrapped at link time (-Wl,--wrap=...).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +20,120 @@
 #include <cmocka.h>
 
 #include "fsgate.h"
+
+#define FAKE_DEV 42
+
+/* What the fake module offers, and its groups. */
+static struct fsgate_version fake_version;
+static int fake_version_errno;
+static struct fsgate_group_entry fake_groups[40];
+static unsigned int fake_count;
+/* FSGATE_IOC_GROUPS calls seen, and the room each gave. */
+static unsigned int ioctls, rooms[8];
+static int fake_ioctl_errno;
+static int dev_closed;
+
+int fsgate_version(struct fsgate_version *version)
+{
+	if (fake_version_errno) {
+		errno = fake_version_errno;
+		return -1;
+	}
+	*version = fake_version;
+	return 0;
+}
+
+int __real_open(const char *file, int flags, ...);
+int __wrap_open(const char *file, int flags, ...)
+{
+	if (strcmp(file, FSGATE_DEVICE))
+		return __real_open(file, flags);
+	assert_int_equal(flags, O_RDWR | O_CLOEXEC);
+	return FAKE_DEV;
+}
+
+int __wrap_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	struct fsgate_groups *req = arg;
+	unsigned int i;
+
+	assert_int_equal(fd, FAKE_DEV);
+	assert_int_equal(cmd, FSGATE_IOC_GROUPS);
+	assert_int_equal(req->size, FSGATE_GROUP_ENTRY_SIZE_VER0);
+	assert_int_equal(req->flags, 0);
+	assert_int_equal(req->reserved32, 0);
+	if (ioctls < sizeof(rooms) / sizeof(rooms[0]))
+		rooms[ioctls] = req->count;
+	ioctls++;
+	if (fake_ioctl_errno) {
+		errno = fake_ioctl_errno;
+		return -1;
+	}
+	for (i = 0; i < req->count && i < fake_count; i++)
+		memcpy((char *)(uintptr_t)req->entries + i * req->size,
+		       &fake_groups[i], sizeof(fake_groups[i]));
+	return (int)fake_count;
+}
+
+int __real_close(int fd);
+int __wrap_close(int fd)
+{
+	if (fd != FAKE_DEV)
+		return __real_close(fd);
+	dev_closed++;
+	errno = EINTR;	/* close() must not clobber ioctl()'s errno */
+	return 0;
+}
+
+/* Where the fake module's /proc/fsgate/groups is; NULL: nowhere. */
+static const char *fake_proc_file;
+
+FILE *__real_fopen(const char *file, const char *mode);
+FILE *__wrap_fopen(const char *file, const char *mode)
+{
+	if (!strcmp(file, FSGATE_GROUPS_FILE)) {
+		if (!fake_proc_file) {
+			errno = ENOENT;
+			return NULL;
+		}
+		file = fake_proc_file;
+	}
+	return __real_fopen(file, mode);
+}
+
+static int reset_fakes(void **state)
+{
+	(void)state;
+	memset(&fake_version, 0, sizeof(fake_version));
+	fake_version.features = FSGATE_FEATURE_VERSION | FSGATE_FEATURE_GROUPS;
+	fake_version_errno = 0;
+	memset(fake_groups, 0, sizeof(fake_groups));
+	fake_count = 0;
+	ioctls = 0;
+	memset(rooms, 0, sizeof(rooms));
+	fake_ioctl_errno = 0;
+	dev_closed = 0;
+	fake_proc_file = NULL;
+	return 0;
+}
+
+static void fake_group(unsigned int i, __u64 id, __u32 class, __u32 priority)
+{
+	struct fsgate_group_entry *e = &fake_groups[i];
+
+	e->id = id;
+	e->pid = (__s32)(100 + i);
+	e->uid = 0;
+	snprintf(e->comm, sizeof(e->comm), "daemon-%u", i);
+	e->group_class = class;
+	e->flags = class;
+	e->priority = priority;
+	e->stats.marks = i;
+	e->stats.asked = 10 * i;
+	e->stats.filtered = 7;
+	if (fake_count <= i)
+		fake_count = i + 1;
+}
 
 static char path[] = "/tmp/fsgate-groups-test-XXXXXX";
 
@@ -139,6 +257,121 @@ static void what_is_not_a_group_list_is_refused(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* The module's records become the library's, field by field. */
+static void device_records_become_group_infos(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_group(0, 7, FSGATE_CLASS_PRE_CONTENT, 3000);
+	fake_group(1, 9, FSGATE_CLASS_CONTENT, 2000);
+	fake_group(2, 4, FSGATE_CLASS_NOTIF, 1000);
+	/* A comm of 16 bytes without a NUL stays within the record. */
+	memset(fake_groups[2].comm, 'x', sizeof(fake_groups[2].comm));
+	assert_int_equal(fsgate_groups_read(NULL, &g), 3);
+	assert_int_equal(ioctls, 1);
+	assert_int_equal(dev_closed, 1);
+	assert_int_equal(g[0].id, 7);
+	assert_int_equal(g[0].pid, 100);
+	assert_string_equal(g[0].comm, "daemon-0");
+	assert_string_equal(g[0].class_name, "pre-content");
+	assert_int_equal(g[0].priority, 3000);
+	assert_string_equal(g[1].class_name, "content");
+	assert_int_equal(g[1].stats.marks, 1);
+	assert_int_equal(g[1].stats.asked, 10);
+	assert_int_equal(g[1].stats.filtered, 7);
+	assert_string_equal(g[2].class_name, "notif");
+	assert_string_equal(g[2].comm, "xxxxxxxxxxxxxxxx");
+	free(g);
+}
+
+/* More groups than the first room: asked again with room for all. */
+static void a_long_list_is_asked_again(void **state)
+{
+	struct fsgate_group_info *g;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		fake_group(i, 100 + i, FSGATE_CLASS_NOTIF, 1000);
+	assert_int_equal(fsgate_groups_read(NULL, &g), 40);
+	assert_int_equal(ioctls, 2);
+	assert_true(rooms[0] < 40);
+	assert_true(rooms[1] >= 40);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(g[i].id, 100 + i);
+	free(g);
+}
+
+static void no_groups_from_the_device_is_an_empty_list(void **state)
+{
+	struct fsgate_group_info *g = (void *)1;
+
+	(void)state;
+	assert_int_equal(fsgate_groups_read(NULL, &g), 0);
+	assert_null(g);
+	assert_int_equal(ioctls, 1);
+}
+
+/* The ioctl's errno reaches the caller; the device is closed. */
+static void device_errors_are_the_callers(void **state)
+{
+	struct fsgate_group_info *g = (void *)1;
+
+	(void)state;
+	fake_group(0, 1, FSGATE_CLASS_NOTIF, 1000);
+	fake_ioctl_errno = EPERM;
+	assert_int_equal(fsgate_groups_read(NULL, &g), -1);
+	assert_int_equal(errno, EPERM);
+	assert_null(g);
+	assert_int_equal(dev_closed, 1);
+}
+
+/* A module without the feature bit is read from its file, as before. */
+static void an_older_module_is_read_from_its_file(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_version.features = FSGATE_FEATURE_VERSION;
+	fake_proc_file = file_with(HEADER
+				   "7 162 hsm pre-content 3000 1 0 5 0 0 5 5 1 0 0 0 0 2\n");
+	assert_int_equal(fsgate_groups_read(NULL, &g), 1);
+	assert_int_equal(ioctls, 0);
+	assert_int_equal(g[0].id, 7);
+	assert_string_equal(g[0].comm, "hsm");
+	free(g);
+	unlink(path);
+}
+
+/* ... and so is one older than FSGATE_IOC_VERSION (ENOTTY). */
+static void a_module_without_version_is_read_from_its_file(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_version_errno = ENOTTY;
+	fake_proc_file = file_with(HEADER
+				   "9 170 scan content 2000 2 1 8 0 1 9 7 3 1 0 0 0 4\n");
+	assert_int_equal(fsgate_groups_read(NULL, &g), 1);
+	assert_int_equal(ioctls, 0);
+	assert_int_equal(g[0].id, 9);
+	free(g);
+	unlink(path);
+}
+
+/* No module at all: the file is missing too, ENOENT. */
+static void no_module_is_enoent(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_version_errno = ENOENT;
+	assert_int_equal(fsgate_groups_read(NULL, &g), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(ioctls, 0);
+}
+
 static void parameter_names_stay_in_the_module(void **state)
 {
 	unsigned long long v;
@@ -164,6 +397,19 @@ int main(void)
 		cmocka_unit_test(no_groups_is_an_empty_list),
 		cmocka_unit_test(what_is_not_a_group_list_is_refused),
 		cmocka_unit_test(parameter_names_stay_in_the_module),
+		cmocka_unit_test_setup(device_records_become_group_infos,
+				       reset_fakes),
+		cmocka_unit_test_setup(a_long_list_is_asked_again,
+				       reset_fakes),
+		cmocka_unit_test_setup(no_groups_from_the_device_is_an_empty_list,
+				       reset_fakes),
+		cmocka_unit_test_setup(device_errors_are_the_callers,
+				       reset_fakes),
+		cmocka_unit_test_setup(an_older_module_is_read_from_its_file,
+				       reset_fakes),
+		cmocka_unit_test_setup(a_module_without_version_is_read_from_its_file,
+				       reset_fakes),
+		cmocka_unit_test_setup(no_module_is_enoent, reset_fakes),
 	};
 
 	return cmocka_run_group_tests_name("libfsgate_groups", tests, NULL, NULL);

@@ -26,6 +26,7 @@
 #include "common/conf.h"
 #include "common/json.h"
 #include "common/log.h"
+#include "common/opts.h"
 
 #ifndef VERSION
 #define VERSION "0"
@@ -127,11 +128,10 @@ static void parse_args(struct monitor *m, int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "priority", required_argument, NULL, OPT_PRIORITY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
+		OPTS_HELP_VERSION
 	};
 	unsigned long n;
+	long priority;
 	size_t bad;
 	int opt;
 
@@ -192,20 +192,13 @@ static void parse_args(struct monitor *m, int argc, char **argv)
 					   optarg);
 			break;
 		case OPT_PRIORITY:
-			if (conf_uint(optarg, FSGATE_PRIORITY_MAX, &n) < 0)
+			if (opts_priority(optarg, &priority) < 0)
 				fail_usage("--priority '%s' is not in 0..%d", optarg,
 					   FSGATE_PRIORITY_MAX);
-			m->priority = n;
+			m->priority = (unsigned int)priority;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			printf("%s %s\n", prog, VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			exit(EXIT_ERROR);
+			opts_exit(opt, prog, VERSION, usage, EXIT_ERROR);
 		}
 	}
 	if (optind == argc)

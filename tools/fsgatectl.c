@@ -8,8 +8,9 @@
  *   fsgatectl params [NAME | NAME=VALUE]...
  *
  * It reads the module through libfsgate: fsgate_version() (ABI version
- * and features), fsgate_groups_read() (the group list, by column name)
- * and fsgate_param_get()/_set().
+ * and features), fsgate_groups_read() (the group list: FSGATE_IOC_GROUPS,
+ * or /proc/fsgate/groups by column name on an older module) and
+ * fsgate_param_get()/_set().
  */
 #include <errno.h>
 #include <getopt.h>
@@ -82,8 +83,7 @@ static ssize_t read_groups(struct fsgate_group_info **g)
 		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
 		exit(EXIT_NOT_LOADED);
 	}
-	fprintf(stderr, "%s: %s: %s\n", prog, FSGATE_GROUPS_FILE,
-		strerror(errno));
+	fprintf(stderr, "%s: cannot list groups: %s\n", prog, strerror(errno));
 	exit(EXIT_FAIL);
 }
 
@@ -158,11 +158,14 @@ static void print_params(void)
 	}
 }
 
-/* The names status prints for FSGATE_FEATURE_* bits, lowest first. */
+/*
+ * The names status prints for FSGATE_FEATURE_* bits, lowest first; a bit
+ * without one prints as bitN.
+ */
 static const char *const feature_names[] = {
 	"deny-errno", "cache", "exclude-self", "mount-marks", "stats",
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
-	"mute", "chain-ceiling", "filter", "audit", "audit-rule",
+	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */
@@ -180,7 +183,8 @@ static void print_features(void)
 	for (bit = 0; bit < 64; bit++) {
 		if (!(v.features & (1ULL << bit)))
 			continue;
-		if (bit < sizeof(feature_names) / sizeof(feature_names[0]))
+		if (bit < sizeof(feature_names) / sizeof(feature_names[0]) &&
+		    feature_names[bit])
 			printf(" %s", feature_names[bit]);
 		else
 			printf(" bit%u", bit);

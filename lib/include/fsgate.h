@@ -558,14 +558,20 @@ struct fsgate_group_info {
 
 /**
  * fsgate_groups_read() - every group, in asking order
- * @path: the file to read, or NULL for FSGATE_GROUPS_FILE
+ * @path: NULL for the loaded module's list, or a file in the format of
+ *	FSGATE_GROUPS_FILE to read instead
  * @groups: set to a malloc()ed array the caller frees, NULL for none
  *
- * Columns are found by the names in the file's header line: a column a
- * later module adds is skipped, one an older module lacks reads as 0.
+ * With @path NULL the list comes from FSGATE_IOC_GROUPS where the module
+ * offers it (FSGATE_FEATURE_GROUPS), and from FSGATE_GROUPS_FILE where it
+ * does not. In the file, columns are found by the names in its header
+ * line: a column a later module adds is skipped, one an older module
+ * lacks reads as 0.
  *
  * Return: how many groups, or -1 with errno set: ENOENT when fsgate.ko
- * is not loaded, EBADMSG for a file that is not a group list.
+ * is not loaded, EPERM (ioctl) or EACCES (file) without privilege,
+ * EBADMSG for a file that is not a group list, EAGAIN if groups kept
+ * coming faster than the list could be read.
  */
 ssize_t fsgate_groups_read(const char *path,
 			   struct fsgate_group_info **groups);

@@ -638,6 +638,46 @@ static void op_proc_groups(struct fz *fz)
 	fz_slurp(fz, "/proc/fsgate/groups");
 }
 
+/*
+ * FSGATE_IOC_GROUPS with a record size that is short, the module's own,
+ * longer or past a page, room for a few groups or none, and sometimes
+ * memory that cannot be written; what it copies is in asking order.
+ */
+static void op_groups(struct fz *fz)
+{
+	static const unsigned int sizes[] = {
+		0, FSGATE_GROUP_ENTRY_SIZE_VER0 - 8, FSGATE_GROUP_ENTRY_SIZE_VER0,
+		FSGATE_GROUP_ENTRY_SIZE_VER0, FSGATE_GROUP_ENTRY_SIZE_VER0 + 24,
+		4096, 4097,
+	};
+	static _Thread_local unsigned char buf[8 * 4096];
+	struct fsgate_groups req = { .size = FZ_PICK(fz, sizes) };
+	const struct fsgate_group_entry *prev = NULL, *e;
+	unsigned int i;
+	int dev, n;
+
+	req.count = fz_below(fz, 9);
+	if (req.size && req.count > sizeof(buf) / req.size)
+		req.count = sizeof(buf) / req.size;
+	req.entries = fz_chance(fz, 10) ? 8 : (uintptr_t)buf;
+	dev = open(FSGATE_DEVICE, O_RDWR | O_CLOEXEC);
+	if (dev < 0) {
+		fz_fail(fz, "open %s: %s", FSGATE_DEVICE, strerror(errno));
+		return;
+	}
+	n = ioctl(dev, FSGATE_IOC_GROUPS, &req);
+	fz_check(fz, "FSGATE_IOC_GROUPS", n, FZ_ERRNOS(EINVAL, EFAULT, ENOMEM));
+	close(dev);
+	if (n < 0 || req.entries != (uintptr_t)buf)
+		return;
+	for (i = 0; i < req.count && i < (unsigned int)n; i++, prev = e) {
+		e = (const void *)(buf + (size_t)i * req.size);
+		if (prev && prev->priority < e->priority)
+			fz_fail(fz, "FSGATE_IOC_GROUPS: priority %u before %u",
+				prev->priority, e->priority);
+	}
+}
+
 /* --- processes --- */
 
 static void op_access(struct fz *fz)
@@ -943,6 +983,7 @@ const struct fz_op fz_ops[] = {
 	{ "ioctl_bad",		1, op_ioctl_bad },
 	{ "fdinfo",		2, op_fdinfo },
 	{ "proc_groups",	1, op_proc_groups },
+	{ "groups",		1, op_groups },
 	{ "access",		14, op_access },
 	{ "kill_access",	3, op_kill_access },
 	{ "daemon",		2, op_daemon },

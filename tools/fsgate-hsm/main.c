@@ -20,6 +20,7 @@
 
 #include "common/conf.h"
 #include "common/log.h"
+#include "common/opts.h"
 #include "hsm.h"
 
 #ifndef VERSION
@@ -156,15 +157,12 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "store", required_argument, NULL, 's' },
 		{ "priority", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
+		OPTS_HELP_VERSION
 	};
 	const char *config = DEFAULT_CONFIG, *store = NULL, *cmd;
 	struct hsm_settings s;
 	long priority = -1;
 	struct store st;
-	unsigned long n;
 	int opt, explicit = 0;
 
 	/* '+': options end at the command. */
@@ -178,19 +176,11 @@ int main(int argc, char **argv)
 			store = optarg;
 			break;
 		case 'p':
-			if (conf_uint(optarg, FSGATE_PRIORITY_MAX, &n) < 0)
+			if (opts_priority(optarg, &priority) < 0)
 				fail_usage("--priority is not in 0..65535");
-			priority = n;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("%s %s\n", prog, VERSION);
-			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			return EXIT_USAGE;
+			opts_exit(opt, prog, VERSION, usage, EXIT_USAGE);
 		}
 	}
 	if (optind == argc)

@@ -28,6 +28,7 @@
 #include "common/conf.h"
 #include "common/group.h"
 #include "common/log.h"
+#include "common/opts.h"
 #include "scan.h"
 
 #ifndef VERSION
@@ -94,9 +95,7 @@ static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "priority", required_argument, NULL, 'p' },
 		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
+		OPTS_HELP_VERSION
 	};
 	const char *config = DEFAULT_CONFIG, *rules[LIST_MAX];
 	long threads = -1, priority = -1;
@@ -121,22 +120,14 @@ static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
 			threads = n;
 			break;
 		case 'p':
-			if (conf_uint(optarg, FSGATE_PRIORITY_MAX, &n) < 0)
+			if (opts_priority(optarg, &priority) < 0)
 				fail_usage("--priority is not in 0..65535:", optarg);
-			priority = n;
 			break;
 		case OPT_CHECK:
 			*check = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			printf("%s %s\n", prog, VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			exit(EXIT_USAGE);
+			opts_exit(opt, prog, VERSION, usage, EXIT_USAGE);
 		}
 	}
 	settings_default(&sc->s);

@@ -589,6 +589,7 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_AUDIT		(1ULL << 13)
 /* FSGATE_INFO, struct fsgate_response_audit_rule: where records show it */
 #define FSGATE_FEATURE_AUDIT_RULE	(1ULL << 14)
+#define FSGATE_FEATURE_GROUPS		(1ULL << 15)	/* FSGATE_IOC_GROUPS */
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
@@ -611,6 +612,81 @@ struct fsgate_version {
  * returns 0. Any process that can open /dev/fsgate may ask.
  */
 #define FSGATE_IOC_VERSION	_IOR(FSGATE_IOC_MAGIC, 0x30, struct fsgate_version)
+
+/*
+ * ---- Every group ----
+ *
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_GROUPS, struct fsgate_groups *)
+ * lists every group in asking order, as /proc/fsgate/groups does, in
+ * records of fixed width instead of text.
+ */
+
+/* The first size of struct fsgate_group_entry; a longer one gets its own. */
+#define FSGATE_GROUP_ENTRY_SIZE_VER0	256
+
+/**
+ * struct fsgate_group_entry - one group, as %FSGATE_IOC_GROUPS lists it
+ * @id: the group's id, unique while the module is loaded
+ * @pid: the process (tgid) that made the group, in the caller's pid
+ *	namespace; 0 if it has none there
+ * @uid: real uid of that process when it made the group, in the
+ *	caller's user namespace (the overflow uid if it has none there)
+ * @comm: that process's command name then, NUL-terminated
+ * @group_class: the group's FSGATE_CLASS_* (not "class", a C++ keyword)
+ * @priority: its effective priority (the class default resolved)
+ * @flags: the FSGATE_* flags it was made with, class included
+ * @reserved32: zero
+ * @stats: its counters, as %FSGATE_IOC_STATS gives them to the group
+ *	itself (@stats.marks: the objects it marks)
+ * @reserved: zero, for what is to come
+ *
+ * A module that appends fields keeps these at their offsets and gives
+ * the longer struct a FSGATE_GROUP_ENTRY_SIZE_VER<n> of its own.
+ */
+struct fsgate_group_entry {
+	__u64 id;
+	__s32 pid;
+	__u32 uid;
+	char comm[16];
+	__u32 group_class;
+	__u32 priority;
+	__u32 flags;
+	__u32 reserved32;
+	struct fsgate_stats stats;
+	__u64 reserved[4];
+};
+
+/**
+ * struct fsgate_groups - argument of %FSGATE_IOC_GROUPS
+ * @size: size of one record at @entries, as the caller knows struct
+ *	fsgate_group_entry: at least %FSGATE_GROUP_ENTRY_SIZE_VER0 and at
+ *	most 4096; bytes of a record past what the module knows are zeroed
+ * @count: room at @entries, in records; 0 to ask only how many groups
+ *	there are
+ * @entries: userspace pointer to @count records of @size bytes; may be
+ *	0 when @count is 0
+ * @flags: must be zero
+ * @reserved32: must be zero
+ * @reserved: must be zero
+ */
+struct fsgate_groups {
+	__u32 size;
+	__u32 count;
+	__u64 entries;
+	__u32 flags;
+	__u32 reserved32;
+	__u64 reserved[2];
+};
+
+/*
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_GROUPS, struct fsgate_groups *)
+ * needs CAP_SYS_ADMIN. It fills the first min(@count, n) records with
+ * the first groups in asking order and returns n, the number of groups
+ * there were: a return above @count means the list did not fit, and the
+ * caller asks again with room for at least that many (groups may have
+ * come or gone in between).
+ */
+#define FSGATE_IOC_GROUPS	_IOW(FSGATE_IOC_MAGIC, 0x31, struct fsgate_groups)
 /**
  * struct fsgate_filter_data - what a group's filter program reads
  * @mask: the FAN_* event (one bit)
