@@ -27,6 +27,20 @@
 
 #include "fuzz.h"
 
+/* The errnos fz_response() denies with; fsgate's own deny is EPERM. */
+static const int fz_deny_errs[] = { EPERM, EACCES, EIO, EBUSY, ETXTBSY,
+				    EAGAIN, ENOSPC, EDQUOT };
+
+bool fz_errno_is_verdict(int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fz_deny_errs) / sizeof(fz_deny_errs[0]); i++)
+		if (err == fz_deny_errs[i])
+			return true;
+	return false;
+}
+
 static void fz_timed(struct fz *fz, const char *what, const char *path,
 		     long t0, int ret)
 {
@@ -35,9 +49,7 @@ static void fz_timed(struct fz *fz, const char *what, const char *path,
 	int err = errno;
 
 	atomic_fetch_add(&fz->sh->accesses, 1);
-	if (ret < 0 && (err == EPERM || err == EACCES || err == EIO ||
-			err == EBUSY || err == ETXTBSY || err == EAGAIN ||
-			err == ENOSPC || err == EDQUOT))
+	if (ret < 0 && fz_errno_is_verdict(err))
 		atomic_fetch_add(&fz->sh->access_denied, 1);
 	while (ms > (long)prev &&
 	       !atomic_compare_exchange_weak(&fz->sh->long_wait_ms, &prev, ms))
@@ -199,8 +211,6 @@ void fz_access_spawn(struct fz *fz)
 
 uint32_t fz_response(struct fz *fz)
 {
-	static const int errs[] = { EPERM, EACCES, EIO, EBUSY, ETXTBSY,
-				    EAGAIN, ENOSPC, EDQUOT };
 	uint32_t r;
 
 	if (fz_chance(fz, 60))
@@ -208,7 +218,7 @@ uint32_t fz_response(struct fz *fz)
 	else if (fz_chance(fz, 50))
 		r = FSGATE_DENY;
 	else
-		r = FSGATE_DENY_ERRNO(FZ_PICK(fz, errs));
+		r = FSGATE_DENY_ERRNO(FZ_PICK(fz, fz_deny_errs));
 	if (fz_chance(fz, 15))
 		r |= FSGATE_CACHE;
 	return r;

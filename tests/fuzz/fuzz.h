@@ -129,5 +129,7 @@ void fz_reader_spawn(struct fz *fz, int group);
 
 /* Respond to one event (used by threads, daemons and readers). */
 uint32_t fz_response(struct fz *fz);
+/* Whether @err is one a verdict of fz_response() can give an access. */
+bool fz_errno_is_verdict(int err);
 
 #endif /* FSGATE_FUZZ_H */
