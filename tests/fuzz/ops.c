@@ -660,20 +660,18 @@ static void op_groups(struct fz *fz)
 	struct fsgate_groups req = { .size = FZ_PICK(fz, sizes) };
 	const struct fsgate_group_entry *prev = NULL, *e;
 	unsigned int i;
-	int dev, n;
+	int n;
 
 	req.count = fz_below(fz, 9);
 	if (req.size && req.count > sizeof(buf) / req.size)
 		req.count = sizeof(buf) / req.size;
 	req.entries = fz_chance(fz, 10) ? 8 : (uintptr_t)buf;
-	dev = open(FSGATE_DEVICE, O_RDWR | O_CLOEXEC);
-	if (dev < 0) {
-		fz_fail(fz, "open %s: %s", FSGATE_DEVICE, strerror(errno));
-		return;
-	}
-	n = ioctl(dev, FSGATE_IOC_GROUPS, &req);
+	/*
+	 * On the process's /dev/fsgate, opened before any group: an open now
+	 * could be denied by the groups' verdicts (they may mark the device).
+	 */
+	n = ioctl(fz->proc->dev, FSGATE_IOC_GROUPS, &req);
 	fz_check(fz, "FSGATE_IOC_GROUPS", n, FZ_ERRNOS(EINVAL, EFAULT, ENOMEM));
-	close(dev);
 	if (n < 0 || req.entries != (uintptr_t)buf)
 		return;
 	for (i = 0; i < req.count && i < (unsigned int)n; i++, prev = e) {
