@@ -106,7 +106,6 @@ int serve(const char *prog, int group, event_handler handle, void *arg)
 				continue;
 			}
 			handle(group, ev, arg);
-			close(ev->fd);
 		}
 		if (it.error) {
 			warnx("%s", fsgate_strerror(FSGATE_CALL_READ, it.error));

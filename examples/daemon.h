@@ -24,7 +24,10 @@
  */
 #define STUB_XATTR "trusted.fsgate.stub"
 
-/* Called for each event but overflows; the loop closes ev->fd after. */
+/*
+ * Called for each event but overflows; it closes ev->fd (an HSM closes its
+ * writable fd before it answers: see hsm.c).
+ */
 typedef void (*event_handler)(int group,
 			      const struct fanotify_event_metadata *ev,
 			      void *arg);

@@ -95,8 +95,7 @@ static long restore(const struct hsm *h, const char *name, int fd)
  * and a new stub (mkstub) is a new file. hsm's own cache cannot do
  * this, since the file changed after hsm was asked. Being asked would
  * also cost the groups after it their cached verdicts: fsgate drops
- * them whenever a group gets a writable event fd for the file. Done
- * after answering, so that the open does not wait for it.
+ * them whenever a group gets a writable event fd for the file.
  */
 static void ignore_restored(int group, int fd)
 {
@@ -143,11 +142,19 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 			response = FSGATE_DENY_ERRNO(EIO);
 		}
 	}
+	if (response == FSGATE_ALLOW)
+		ignore_restored(group, ev->fd);
+	/*
+	 * Closed before answering, as fsgate lets an answer name an fd
+	 * number the daemon read and closed: the groups after it are asked
+	 * once the answer is in, and a writable fd closed after that ends a
+	 * write under their verdict, which then cannot be cached (and an
+	 * exec of the file would fail with ETXTBSY while it is open).
+	 */
+	close(ev->fd);
 	if (fsgate_respond(group, ev->fd, response) < 0)
 		printf("%s: answer not taken: %s\n", prog,
 		       fsgate_strerror(FSGATE_CALL_RESPOND, errno));
-	else if (response == FSGATE_ALLOW)
-		ignore_restored(group, ev->fd);
 }
 
 int main(int argc, char **argv)

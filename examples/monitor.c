@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include "daemon.h"
@@ -45,6 +46,7 @@ static void handle(int group, const struct fanotify_event_metadata *ev,
 	printf("%s: pid %d (%s) opened %s\n", prog, ev->pid,
 	       pid_comm(ev->pid, comm, sizeof(comm)),
 	       fd_path(ev->fd, path, sizeof(path)));
+	close(ev->fd);
 }
 
 int main(int argc, char **argv)

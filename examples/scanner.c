@@ -128,6 +128,7 @@ answer:
 	if (fsgate_respond(group, ev->fd, response) < 0)
 		printf("%s: answer not taken: %s\n", prog,
 		       fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	close(ev->fd);
 }
 
 int main(int argc, char **argv)
