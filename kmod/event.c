@@ -97,22 +97,18 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 	return true;
 }
 
-/**
- * fsgate_event_queue() - tell a group of an event
- * @group: the group, referenced by the caller
- * @mask: FAN_* bits from fsgate_event_mask()
- * @path: the file
- *
- * Merges with the last queued event when it is the same file and the
- * same process. A full queue gets one overflow event and drops the rest
- * until the reader catches up; the accessing process never waits.
- *
- * Context: process context, may sleep; no fsgate locks held.
- */
-void fsgate_event_queue(struct fsgate_group *group, u32 mask,
-			const struct path *path)
+/* Under @queue_lock: nothing to add, to a group gone or to a merging tail. */
+static bool fsgate_event_absorbed(struct fsgate_group *group, u32 mask,
+				  const struct path *path, struct pid *pid)
 {
-	struct pid *pid = fsgate_event_pid(group);
+	lockdep_assert_held(&group->queue_lock);
+	return group->shutdown || fsgate_event_merge(group, mask, path, pid);
+}
+
+/* Allocate and queue an event the tail did not absorb when last looked at. */
+static void fsgate_event_add(struct fsgate_group *group, u32 mask,
+			     const struct path *path, struct pid *pid)
+{
 	struct fsgate_proc *proc = NULL;
 	struct fsgate_event *event;
 	struct mem_cgroup *old;
@@ -129,7 +125,8 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 	}
 	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
-	if (group->shutdown || fsgate_event_merge(group, mask, path, pid))
+	/* The lock was dropped to allocate: the tail may have changed. */
+	if (fsgate_event_absorbed(group, mask, path, pid))
 		goto out_unlock;
 	if (!event || (group->queued >= max_queued_events &&
 		       !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
@@ -153,6 +150,34 @@ out_unlock:
 	spin_unlock(&group->queue_lock);
 	fsgate_proc_free(proc);
 	kfree(event);
+}
+
+/**
+ * fsgate_event_queue() - tell a group of an event
+ * @group: the group, referenced by the caller
+ * @mask: FAN_* bits from fsgate_event_mask()
+ * @path: the file
+ *
+ * Merges with the last queued event when it is the same file and the
+ * same process. A full queue gets one overflow event and drops the rest
+ * until the reader catches up; the accessing process never waits.
+ * The merge is tried before anything is allocated: a reader running late
+ * sees an access's events merge, and those cost no allocation, no memory
+ * cgroup charge and no process record.
+ *
+ * Context: process context, may sleep; no fsgate locks held.
+ */
+void fsgate_event_queue(struct fsgate_group *group, u32 mask,
+			const struct path *path)
+{
+	struct pid *pid = fsgate_event_pid(group);
+	bool absorbed;
+
+	spin_lock(&group->queue_lock);
+	absorbed = fsgate_event_absorbed(group, mask, path, pid);
+	spin_unlock(&group->queue_lock);
+	if (!absorbed)
+		fsgate_event_add(group, mask, path, pid);
 }
 
 /**
