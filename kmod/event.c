@@ -350,7 +350,7 @@ void fsgate_event_flush(struct fsgate_group *group)
 	group->overflow_queued = false;
 	spin_unlock(&group->queue_lock);
 	if (orphans)
-		fsgate_perm_wake_orphans(group, orphans);
+		fsgate_perm_log_orphans(group, orphans);
 	list_for_each_entry_safe(event, next, &dropped, node)
 		fsgate_event_done(group, event);
 }

@@ -4,6 +4,7 @@
 
 #include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -25,6 +26,13 @@ struct pid;
 struct pid_namespace;
 struct seq_file;
 struct user_namespace;
+
+/*
+ * Buckets of a group's pending-event lookups (1 KiB a group for both):
+ * an answer walks one bucket, 16 events with 1000 waiting, instead of
+ * the whole pending list.
+ */
+#define FSGATE_PENDING_HASH_BITS	6
 
 /**
  * struct fsgate_group - one listener group, owned by its group fd
@@ -59,8 +67,8 @@ struct user_namespace;
  *	group's verdict cache; an answer to an event asked under an older
  *	value is not cached (mark.c)
  * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown,
- *	@pending, @nr_perm and the state of every permission event of the
- *	group (perm.c)
+ *	@pending, @pending_ids, @pending_fds, @nr_perm and the state of
+ *	every permission event of the group (perm.c)
  * @queue: struct fsgate_event waiting to be read, permission events too
  * @queued: entries of @queue
  * @overflow: the one overflow event, queued at most once
@@ -68,6 +76,8 @@ struct user_namespace;
  * @shutdown: the fd is being released; nothing more is queued
  * @wq: readers and pollers wait here for events
  * @pending: permission events read and not yet answered
+ * @pending_ids: @pending by event id, where answers by id find them
+ * @pending_fds: @pending by fd number, once the reader installed one
  * @nr_perm: permission events on @queue or @pending
  * @perm_wq: processes wait here for the group's answers
  * @delivered: events read
@@ -115,6 +125,8 @@ struct fsgate_group {
 	bool shutdown;
 	wait_queue_head_t wq;
 	struct list_head pending;
+	DECLARE_HASHTABLE(pending_ids, FSGATE_PENDING_HASH_BITS);
+	DECLARE_HASHTABLE(pending_fds, FSGATE_PENDING_HASH_BITS);
 	unsigned int nr_perm;
 	wait_queue_head_t perm_wq;
 

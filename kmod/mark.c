@@ -33,8 +33,8 @@
  *	mutex): replacing a group's mutes or filter; each taken alone.
  *   a group's queue_lock (group.h, spinlock): its queue, pending list and
  *	counters, and the state of each of its permission events (event.c,
- *	perm.c). Only wait queue locks are taken inside it, and it is never
- *	held with the mutexes above.
+ *	perm.c). Only wait queue locks (and the scheduler's, waking a waiter)
+ *	are taken inside it, and it is never held with the mutexes above.
  *   rcu_read_lock(): the event path (dispatch.c, cache.c, mute.c,
  *	filter.c) reads objects' subs, masks, cache entries, and groups'
  *	mutes and filters under it, within fsnotify's SRCU read side, which

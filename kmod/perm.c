@@ -15,11 +15,13 @@
  * where an administrator set allow_unbounded_waits.
  *
  * Locking: the group's @queue_lock protects the state of each of its
- * permission events, the lists they are on (queue, then pending) and
- * @nr_perm. Whoever moves an event to %FSGATE_PERM_DONE takes it off its
- * list and wakes @perm_wq in the same locked section; the waiting process
- * then takes the lock once more before it drops its reference, so an
- * event is never freed while a lock holder still looks at it. The lock
+ * permission events, the lists they are on (queue, then pending, and the
+ * pending lookups by id and fd) and @nr_perm. Whoever moves an event to
+ * %FSGATE_PERM_DONE takes it off its lists and wakes its waiting process
+ * in the same locked section (fsgate_perm_resolve()): only that process,
+ * not every waiter of the group; the waiting process then takes the lock
+ * once more before it drops its reference, so an event is never freed
+ * while a lock holder still looks at it. The lock
  * order and lifetimes of the module are at the top of mark.c.
  */
 #include <linux/errno.h>
@@ -290,7 +292,24 @@ u32 fsgate_audit_response(u32 response)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_audit_response);
 
-/* Resolve @perm with @verdict; caller holds @queue_lock, @perm not DONE. */
+/*
+ * The wake function of @perm's entry on its group's @perm_wq: a wake keyed
+ * with an event wakes only the process waiting for it, so 1000 accesses
+ * waiting on one group are not all woken by each answer; a wake without
+ * a key (none is used today) would wake every waiter.
+ */
+static int fsgate_perm_wake(struct wait_queue_entry *wait, unsigned int mode,
+			    int sync, void *key)
+{
+	if (key && key != container_of(wait, struct fsgate_perm, wait))
+		return 0;
+	return default_wake_function(wait, mode, sync, key);
+}
+
+/*
+ * Resolve @perm with @verdict and wake its waiting process; caller holds
+ * @queue_lock, @perm not DONE. The key is only compared, never followed.
+ */
 static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 {
 	struct fsgate_group *group = perm->group;
@@ -299,12 +318,15 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 	if (WARN_ON_ONCE(perm->state == FSGATE_PERM_DONE))
 		return;
 	list_del_init(&perm->event.node);
+	hash_del(&perm->id_node);
+	hash_del(&perm->fd_node);
 	if (perm->state == FSGATE_PERM_QUEUED)
 		group->queued--;
 	group->nr_perm--;
 	perm->verdict = verdict;
 	/* Pairs with the waiting process's lockless look at the state. */
 	smp_store_release(&perm->state, FSGATE_PERM_DONE);
+	__wake_up(&group->perm_wq, TASK_NORMAL, 0, perm);
 }
 
 /* Too late to ask: the chain passed its ceiling; the timeout verdict. */
@@ -373,6 +395,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	perm->cache_gen = READ_ONCE(group->cache_gen);
 	fsgate_perm_set_deadline(perm, asking);
 	init_waitqueue_entry(&perm->wait, current);
+	perm->wait.func = fsgate_perm_wake;
 
 	spin_lock(&group->queue_lock);
 	orphan = group->shutdown;
@@ -600,6 +623,7 @@ void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm)
 	WARN_ON_ONCE(perm->state != FSGATE_PERM_QUEUED);
 	perm->state = FSGATE_PERM_REPORTED;
 	list_add_tail(&perm->event.node, &group->pending);
+	hash_add(group->pending_ids, &perm->id_node, perm->id);
 	refcount_inc(&perm->ref);
 }
 
@@ -630,7 +654,7 @@ bool fsgate_perm_fd_taken(struct fsgate_group *group, int fd)
 	bool taken = false;
 
 	spin_lock(&group->queue_lock);
-	list_for_each_entry(perm, &group->pending, event.node) {
+	hash_for_each_possible(group->pending_fds, perm, fd_node, fd) {
 		if (perm->fd == fd && fsgate_perm_read_here(perm)) {
 			taken = true;
 			break;
@@ -657,6 +681,9 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd)
 	perm->fd = fd;
 	perm->reader = reader;
 	perm->reader_files = current->files;
+	/* Unless it was resolved meanwhile, and so left @pending. */
+	if (perm->state == FSGATE_PERM_REPORTED)
+		hash_add(perm->group->pending_fds, &perm->fd_node, fd);
 	spin_unlock(&perm->group->queue_lock);
 }
 
@@ -665,17 +692,13 @@ static void fsgate_perm_drop(struct fsgate_perm *perm, int verdict,
 			     atomic64_t *counter)
 {
 	struct fsgate_group *group = perm->group;
-	bool resolved = false;
 
 	spin_lock(&group->queue_lock);
 	if (perm->state == FSGATE_PERM_REPORTED) {
 		fsgate_perm_resolve(perm, verdict);
 		atomic64_inc(counter);
-		resolved = true;
 	}
 	spin_unlock(&group->queue_lock);
-	if (resolved)
-		wake_up_all(&group->perm_wq);
 }
 
 /**
@@ -701,6 +724,7 @@ bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm)
 	WARN_ON_ONCE(perm->fd != FAN_NOFD);
 	perm->state = FSGATE_PERM_QUEUED;
 	list_move(&perm->event.node, &group->queue);
+	hash_del(&perm->id_node);
 	group->queued++;
 	return true;
 }
@@ -725,7 +749,8 @@ void fsgate_perm_unopened(struct fsgate_perm *perm)
  * @group: the group, already marked @shutdown
  *
  * Each event on the queue or the pending list gets the group's orphan
- * verdict. The caller calls fsgate_perm_wake_orphans() once it drops the lock.
+ * verdict, and its waiting process is woken. The caller calls
+ * fsgate_perm_log_orphans() once it drops the lock.
  *
  * Context: @group's @queue_lock held.
  * Return: how many permission events were resolved.
@@ -752,15 +777,14 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 }
 
 /**
- * fsgate_perm_wake_orphans() - wake and log after fsgate_perm_orphan()
+ * fsgate_perm_log_orphans() - log after fsgate_perm_orphan()
  * @group: the group
  * @n: how many events fsgate_perm_orphan() resolved, not 0
  *
  * Context: process context; @group's @queue_lock not held.
  */
-void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n)
+void fsgate_perm_log_orphans(struct fsgate_group *group, unsigned int n)
 {
-	wake_up_all(&group->perm_wq);
 	fsgate_group_log(info, group,
 			 "went away with %u permission events pending; verdict %s\n",
 			 n, fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
@@ -773,7 +797,7 @@ static struct fsgate_perm *fsgate_perm_find_id(struct fsgate_group *group,
 	struct fsgate_perm *perm;
 
 	lockdep_assert_held(&group->queue_lock);
-	list_for_each_entry(perm, &group->pending, event.node)
+	hash_for_each_possible(group->pending_ids, perm, id_node, id)
 		if (perm->id == id)
 			return perm->state == FSGATE_PERM_REPORTED ?
 			       perm : ERR_PTR(-ENOENT);
@@ -794,7 +818,7 @@ static struct fsgate_perm *fsgate_perm_find_fd(struct fsgate_group *group,
 	unsigned int others = 0;
 
 	lockdep_assert_held(&group->queue_lock);
-	list_for_each_entry(perm, &group->pending, event.node) {
+	hash_for_each_possible(group->pending_fds, perm, fd_node, fd) {
 		if (perm->fd != fd)
 			continue;
 		if (fsgate_perm_read_here(perm))
@@ -931,7 +955,6 @@ int fsgate_perms_answer(struct fsgate_group *group,
 	spin_unlock(&group->queue_lock);
 	if (ret)
 		return ret;
-	wake_up_all(&group->perm_wq);
 	fsgate_perm_cache(group, answers, n);
 	return 0;
 }

@@ -39,6 +39,8 @@ enum fsgate_perm_state {
  * @group: the group asked; the waiting process holds a reference
  * @id: never 0, never the id of another event in this boot
  * @fd: the event's fd in the reader's table once read, else FAN_NOFD
+ * @id_node: on the group's @pending_ids while on @pending
+ * @fd_node: on the group's @pending_fds while on @pending with an @fd
  * @reader: thread group whose read gave @fd, referenced; NULL before
  * @reader_files: the file table @fd is in; compared, never dereferenced
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
@@ -56,7 +58,8 @@ enum fsgate_perm_state {
  * @cache_gen: the group's @cache_gen when it was asked: a flush since
  *	then keeps the answer out of the verdict cache
  * @tier_next: the next event of the same access and tier, in asking order
- * @wait: the waiting process's entry on the group's @perm_wq
+ * @wait: the waiting process's entry on the group's @perm_wq, woken
+ *	by this event's resolution only (fsgate_perm_wake())
  * @audited: the answer asked for an audit record (%FSGATE_AUDIT), which
  *	the waiting process writes; set with %FSGATE_PERM_DONE
  * @audit_response: the record's resp (see fsgate_audit_response())
@@ -68,6 +71,8 @@ struct fsgate_perm {
 	struct fsgate_group *group;
 	u64 id;
 	int fd;
+	struct hlist_node id_node;
+	struct hlist_node fd_node;
 	struct pid *reader;
 	struct files_struct *reader_files;
 	u8 state;
@@ -153,7 +158,7 @@ bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_unopened(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
-void fsgate_perm_wake_orphans(struct fsgate_group *group, unsigned int n);
+void fsgate_perm_log_orphans(struct fsgate_group *group, unsigned int n);
 int fsgate_perms_answer(struct fsgate_group *group,
 			struct fsgate_answer *answers, size_t n);
 
