@@ -96,7 +96,7 @@ int watch_stop(struct watch *w);
  * within a minute or ended.
  */
 int tool_start(const char *cmd, char *why, size_t len);
-/* SIGTERM, then SIGKILL after 10 s; returns its exit status or -1. */
+/* SIGINT, SIGTERM after 5 s, SIGKILL after 10 s: its exit status or -1. */
 int tool_stop(int pid);
 /* Run "sh -c @cmd" to its end; its duration in ns, or 0 on failure. */
 uint64_t tool_time(const char *cmd);

@@ -324,8 +324,12 @@ static int run_case(const struct options *o, const char *name, const char *dir)
 		snprintf(note, sizeof(note), "%s; notification group only",
 			 mark_type_name(g, n));
 	} else if (o->exec) {
+		/* The program the command execs, with no comma. */
+		const char *prog = strstr(o->exec, "exec ");
+
+		prog = prog ? prog + 5 : o->exec;
 		snprintf(note, sizeof(note), "program: %.*s",
-			 (int)strcspn(o->exec, " "), o->exec);
+			 (int)strcspn(prog, " ,"), prog);
 	} else {
 		snprintf(note, sizeof(note), "%s%s", mark_type_name(g, n),
 			 per_group && n > 1 ? "; one responder process per group" : "");

@@ -89,8 +89,11 @@ int tool_stop(int pid)
 {
 	int i, st;
 
-	kill(pid, SIGTERM);
+	/* SIGINT as at a terminal (fatrace writes its log out then). */
+	kill(pid, SIGINT);
 	for (i = 0; i < 100; i++) {
+		if (i == 50)
+			kill(pid, SIGTERM);
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 		sleep_ms(100);
