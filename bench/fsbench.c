@@ -48,6 +48,8 @@ static const char usage[] =
 "  -o, --other DIR   the other filesystem fsg-elsewhere watches\n"
 "  -x, --exec CMD    the watcher is a real program: the shell COMMAND,\n"
 "                    started once it has a mark and stopped after\n"
+"  -L, --log FILE    with -x: the program's log, whose lines count as\n"
+"                    the events it handled\n"
 "  -1, --first       also print a row of the untimed first pass\n"
 "                    (loop \"first\"), e.g. a scanner's first scans\n"
 "  -h, --help        show this help and exit\n"
@@ -74,6 +76,7 @@ struct options {
 	const char *fs;
 	const char *other;
 	const char *exec;
+	const char *log;
 	bool first;
 	const char *loop;	/* the row's loop label, if not the loop's */
 };
@@ -274,6 +277,21 @@ static int measure(const struct options *o, int dirfd, double *ops,
 	return 0;
 }
 
+/* Lines in @path: what a program wrote to its log, 0 if none. */
+static long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long n = 0;
+	int c;
+
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
 /* The latency columns of @n samples at @lat (sorts them). */
 static void latencies(uint64_t *lat, size_t n, char *buf, size_t len)
 {
@@ -286,8 +304,7 @@ static void latencies(uint64_t *lat, size_t n, char *buf, size_t len)
 
 /* The untimed first pass's row: loop "first", one pass. */
 static void print_first(const struct options *o, const char *name,
-			double first, uint64_t *lat, const struct watch *w,
-			const char *note)
+			double first, uint64_t *lat, const char *note)
 {
 	struct options f = *o;
 	char row[128], lat_s[96];
@@ -296,7 +313,8 @@ static void print_first(const struct options *o, const char *name,
 	f.reps = 1;
 	snprintf(row, sizeof(row), "%.1f,%.1f,%.1f", first, first, first);
 	latencies(lat, (size_t)o->files, lat_s, sizeof(lat_s));
-	print_row(&f, name, row, lat_s, w, "", note);
+	/* The events are those of every pass: on the main row only. */
+	print_row(&f, name, row, lat_s, NULL, "", note);
 }
 
 static int run_case(const struct options *o, const char *name, const char *dir)
@@ -359,12 +377,15 @@ static int run_case(const struct options *o, const char *name, const char *dir)
 		print_row(o, name, ",,", ",,", NULL, "", note);
 		goto out;
 	}
-	if (tool > 0)
+	if (tool > 0) {
 		tool_stop(tool);
+		if (o->log)
+			w.events = count_lines(o->log);
+	}
 	if (watch_stop(&w) < 0)
 		warnx("%s: the watcher did not report its counters", name);
 	if (o->first)
-		print_first(o, name, first, lat + nlat, &w, note);
+		print_first(o, name, first, lat + nlat, note);
 	med = median(ops, o->reps);
 	snprintf(row, sizeof(row), "%.1f,%.1f,%.1f", med, ops[0],
 		 ops[o->reps - 1]);
@@ -523,6 +544,7 @@ int main(int argc, char **argv)
 		{ "other", required_argument, NULL, 'o' },
 		{ "exec", required_argument, NULL, 'x' },
 		{ "first", no_argument, NULL, '1' },
+		{ "log", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -537,7 +559,7 @@ int main(int argc, char **argv)
 	/* Options follow the command: skip it. */
 	argv++;
 	argc--;
-	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:x:1h", longopts,
+	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:x:L:1h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -569,6 +591,9 @@ int main(int argc, char **argv)
 			break;
 		case '1':
 			o.first = true;
+			break;
+		case 'L':
+			o.log = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
