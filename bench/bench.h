@@ -34,6 +34,11 @@ enum watch_api { API_INOTIFY, API_FANOTIFY, API_FSGATE };
  * @ignore_after_first: add an ignore mark for FAN_OPEN_PERM on the file
  *	of each permission event before answering it (fanotify's way of
  *	not being asked again)
+ * @mute_pid: fsgate only: a process the group mutes (FSGATE_IOC_MUTE,
+ *	FSGATE_MUTE_PROCESS); 0 for none
+ * @filter_tenth: fsgate only: a classic BPF filter (FSGATE_IOC_SET_FILTER)
+ *	allows the files whose inode number is not a multiple of 10 in
+ *	the kernel and asks the group about the rest
  */
 struct watch_group {
 	enum watch_api api;
@@ -45,22 +50,26 @@ struct watch_group {
 	long inode_marks;
 	uint32_t response;
 	bool ignore_after_first;
+	int mute_pid;
+	bool filter_tenth;
 };
 
 #define WATCH_MAX_GROUPS 16
 
 /**
- * struct watch - a running watcher process
- * @pid: the child, 0 when the case has no groups
- * @status: the child's end of the status pipe, read by the parent
+ * struct watch - the running watcher processes of a case
+ * @nproc: how many: one serving every group, or one per group
+ * @pid: the children
+ * @status: the children's ends of their status pipes, read by the parent
  * @mark_bytes: slab bytes the child's marks added (see slab.c)
  * @mark_top: the caches that grew most while marking
  * @events: events the child read, filled by watch_stop()
  * @overflows: FAN_Q_OVERFLOW records (IN_Q_OVERFLOW for inotify) read
  */
 struct watch {
-	int pid;
-	int status;
+	int nproc;
+	int pid[WATCH_MAX_GROUPS];
+	int status[WATCH_MAX_GROUPS];
 	long mark_bytes;
 	char mark_top[128];
 	long events;
@@ -68,14 +77,29 @@ struct watch {
 };
 
 /*
- * Start a child that makes @n groups, marks and serves them. Returns 0
+ * Start a child that makes @n groups, marks and serves them, or with
+ * @per_group one child per group, as so many daemons would. Returns 0
  * once every mark is in place, 1 (message in @why) if the module or
  * kernel does not support what a group asks for, -1 on any other error.
  */
 int watch_start(struct watch *w, const struct watch_group *groups, int n,
-		char *why, size_t len);
-/* Stop the child and collect its counters. Returns 0 or -1. */
+		bool per_group, char *why, size_t len);
+/* Stop the children and collect their counters. Returns 0 or -1. */
 int watch_stop(struct watch *w);
+
+/* --- tool.c: a real program as the watcher --- */
+
+/*
+ * Start "sh -c @cmd" (which execs the program, so that the shell's pid
+ * is the program's) and wait until it has a fanotify or fsgate mark (its /proc/PID/fdinfo), then a second more for it to
+ * settle. Returns its pid, or -1 (message in @why) if it did not mark
+ * within a minute or ended.
+ */
+int tool_start(const char *cmd, char *why, size_t len);
+/* SIGINT, SIGTERM after 5 s, SIGKILL after 10 s: its exit status or -1. */
+int tool_stop(int pid);
+/* Run "sh -c @cmd" to its end; its duration in ns, or 0 on failure. */
+uint64_t tool_time(const char *cmd);
 
 /* --- loop.c: the timed access loops --- */
 
@@ -90,6 +114,8 @@ enum loop_kind { LOOP_OPEN, LOOP_READ };
 double loop_pass(int dirfd, const char (*names)[BENCH_NAME_LEN], long nnames,
 		 long count, enum loop_kind kind, uint64_t *lat);
 
+/* CLOCK_MONOTONIC in ns: under -icount, executed instructions. */
+uint64_t now_ns(void);
 /* The median of @n doubles (sorts them). */
 double median(double *v, int n);
 /* The @pct percentile of @n samples (sorts them). */

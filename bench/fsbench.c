@@ -28,6 +28,7 @@ static const char usage[] =
 "Usage: fsbench create DIR COUNT SIZE\n"
 "       fsbench run [OPTION]... CASE DIR\n"
 "       fsbench queue fanotify|fsgate DIR COUNT\n"
+"       fsbench time [OPTION]... CASE BYTES COMMAND\n"
 "       fsbench header\n"
 "create makes COUNT files of SIZE bytes named f000000... in DIR.\n"
 "run sets up the listener groups of CASE on the filesystem of DIR (a\n"
@@ -36,6 +37,8 @@ static const char usage[] =
 "accesses per second, the slowest and fastest pass, open() latency\n"
 "percentiles over all timed passes (ns), and what the groups saw.\n"
 "queue measures the kernel memory of COUNT queued open events.\n"
+"time runs the shell COMMAND once and prints a row of BYTES per second\n"
+"(MB/s) in the ops column; -f gives the row's file count.\n"
 "\n"
 "  -f, --files N     files per pass (default 2000)\n"
 "  -r, --reps N      timed passes (default 5)\n"
@@ -43,12 +46,20 @@ static const char usage[] =
 "                    one (open+close of the first file, N times)\n"
 "  -s, --fs NAME     filesystem label for the row (default: DIR)\n"
 "  -o, --other DIR   the other filesystem fsg-elsewhere watches\n"
+"  -x, --exec CMD    the watcher is a real program: the shell COMMAND,\n"
+"                    started once it has a mark and stopped after\n"
+"  -L, --log FILE    with -x: the program's log, whose lines count as\n"
+"                    the events it handled\n"
+"  -1, --first       also print a row of the untimed first pass\n"
+"                    (loop \"first\"), e.g. a scanner's first scans\n"
 "  -h, --help        show this help and exit\n"
 "\n"
 "CASE: none, inotify, fan-notif, fsg-notif, fan-perm, fsg-perm,\n"
 "fan-perm-ignore, fsg-perm-cache, fan-3class, fsg-3class, fsg-elsewhere,\n"
-"fan-groups:K, fsg-prio:K, fsg-tier:K (K permission groups),\n"
-"fan-marks:N, fsg-marks:N (N inode marks held by one group).\n"
+"fsg-muted, fsg-filter, fsg-perm-proc, fsg-notif-proc,\n"
+"fan-groups:K, fsg-prio:K, fsg-tier:K (K permission groups, each its\n"
+"own responder process), fan-marks:N, fsg-marks:N (N inode marks held by\n"
+"one group), tool-NAME (no groups: -x names the watcher).\n"
 "Exit status: 0, also for a case the module does not support (its row\n"
 "says n/a), 1 on error, 2 for bad usage.\n";
 
@@ -64,6 +75,10 @@ struct options {
 	bool one;
 	const char *fs;
 	const char *other;
+	const char *exec;
+	const char *log;
+	bool first;
+	const char *loop;	/* the row's loop label, if not the loop's */
 };
 
 /*
@@ -129,7 +144,7 @@ static int case_groups(const char *name, const char *dir,
 	unsigned int t;
 	long k;
 
-	if (!strcmp(name, "none"))
+	if (!strcmp(name, "none") || !strncmp(name, "tool-", 5))
 		return 0;
 	if (!strcmp(name, "inotify")) {
 		g[0] = group(API_INOTIFY, 0, IN_OPEN | IN_CLOSE, 0, dir);
@@ -146,9 +161,27 @@ static int case_groups(const char *name, const char *dir,
 		return perm_groups(kind, k, whole_fs_mark(dir), dir, g);
 	}
 	t = whole_fs_mark(dir);
-	if (!strcmp(name, "fan-notif") || !strcmp(name, "fsg-notif")) {
+	if (!strcmp(name, "fan-notif") || !strcmp(name, "fsg-notif") ||
+	    !strcmp(name, "fsg-notif-proc")) {
 		g[0] = group(name[1] == 'a' ? API_FANOTIFY : API_FSGATE, notif,
 			     ev, t, dir);
+		if (strstr(name, "-proc"))
+			g[0].flags |= FSGATE_REPORT_PROC;
+		return 1;
+	}
+	/*
+	 * k., l., m.: what fsgate decides in the kernel (a muted accessor,
+	 * a filter) and what its process record costs, on f.'s group.
+	 */
+	if (!strcmp(name, "fsg-muted") || !strcmp(name, "fsg-filter") ||
+	    !strcmp(name, "fsg-perm-proc")) {
+		g[0] = group(API_FSGATE, content, FAN_OPEN_PERM, t, dir);
+		if (!strcmp(name, "fsg-muted"))
+			g[0].mute_pid = getpid();
+		else if (!strcmp(name, "fsg-filter"))
+			g[0].filter_tenth = true;
+		else
+			g[0].flags |= FSGATE_REPORT_PROC;
 		return 1;
 	}
 	if (!strcmp(name, "fan-perm") || !strcmp(name, "fan-perm-ignore") ||
@@ -197,7 +230,8 @@ static void print_row(const struct options *o, const char *name,
 	static const char *const loops[] = { "open", "read" };
 
 	printf("%s,%s,%s,%ld,%d,%s,%s,%ld,%ld,%s,%s\n", o->fs,
-	       o->one ? "one" : loops[o->kind], name, o->files, o->reps, ops,
+	       o->loop ? o->loop : o->one ? "one" : loops[o->kind], name,
+	       o->files, o->reps, ops,
 	       lat, w ? w->events : 0, w ? w->overflows : 0, bytes, note);
 	fflush(stdout);
 }
@@ -216,9 +250,12 @@ static int load_names(const struct options *o, char (**names)[BENCH_NAME_LEN],
 	return 0;
 }
 
-/* Untimed pass, then o->reps timed ones. Fills ops[] and lat. */
+/*
+ * Untimed pass, then o->reps timed ones. Fills ops[], *first (the
+ * untimed pass) and lat: the timed passes, then the untimed one.
+ */
 static int measure(const struct options *o, int dirfd, double *ops,
-		   uint64_t *lat)
+		   double *first, uint64_t *lat)
 {
 	char (*names)[BENCH_NAME_LEN];
 	long n;
@@ -227,10 +264,11 @@ static int measure(const struct options *o, int dirfd, double *ops,
 	if (load_names(o, &names, &n) < 0)
 		return -1;
 	for (r = -1; r < o->reps; r++) {
-		ops[r < 0 ? 0 : r] = loop_pass(dirfd, (const void *)names, n,
-					       o->files, o->kind,
-					       lat + (r < 0 ? 0 : r) * o->files);
-		if (ops[r < 0 ? 0 : r] < 0) {
+		double *v = r < 0 ? first : &ops[r];
+
+		*v = loop_pass(dirfd, (const void *)names, n, o->files, o->kind,
+			       lat + (r < 0 ? o->reps : r) * o->files);
+		if (*v < 0) {
 			free(names);
 			return -1;
 		}
@@ -239,15 +277,57 @@ static int measure(const struct options *o, int dirfd, double *ops,
 	return 0;
 }
 
+/* Lines in @path: what a program wrote to its log, 0 if none. */
+static long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long n = 0;
+	int c;
+
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* The latency columns of @n samples at @lat (sorts them). */
+static void latencies(uint64_t *lat, size_t n, char *buf, size_t len)
+{
+	uint64_t p50 = percentile(lat, n, 50), p99 = percentile(lat, n, 99);
+
+	/* lat[] is sorted now. */
+	snprintf(buf, len, "%llu,%llu,%llu", (unsigned long long)p50,
+		 (unsigned long long)p99, (unsigned long long)lat[n - 1]);
+}
+
+/* The untimed first pass's row: loop "first", one pass. */
+static void print_first(const struct options *o, const char *name,
+			double first, uint64_t *lat, const char *note)
+{
+	struct options f = *o;
+	char row[128], lat_s[96];
+
+	f.loop = "first";
+	f.reps = 1;
+	snprintf(row, sizeof(row), "%.1f,%.1f,%.1f", first, first, first);
+	latencies(lat, (size_t)o->files, lat_s, sizeof(lat_s));
+	/* The events are those of every pass: on the main row only. */
+	print_row(&f, name, row, lat_s, NULL, "", note);
+}
+
 static int run_case(const struct options *o, const char *name, const char *dir)
 {
 	struct watch_group g[WATCH_MAX_GROUPS];
 	char why[NOTE_LEN / 2], note[NOTE_LEN], row[128], lat_s[96], bytes[32] = "";
 	size_t nlat = (size_t)o->files * o->reps;
-	double *ops = calloc(o->reps, sizeof(*ops)), med;
-	uint64_t *lat = calloc(nlat, sizeof(*lat)), p50, p99;
+	double *ops = calloc(o->reps, sizeof(*ops)), med, first;
+	uint64_t *lat = calloc(nlat + o->files, sizeof(*lat));
 	struct watch w;
-	int n, dirfd, ret = 1, started;
+	int n, dirfd, ret = 1, started, tool = 0;
+	/* Scaling cases: each group its own responder, as K daemons. */
+	bool per_group = strchr(name, ':') && !strstr(name, "marks");
 
 	n = case_groups(name, dir, o, g);
 	if (n < 0)
@@ -255,14 +335,27 @@ static int run_case(const struct options *o, const char *name, const char *dir)
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (!ops || !lat || dirfd < 0)
 		err(1, "%s", dir);
-	started = watch_start(&w, g, n, why, sizeof(why));
+	started = watch_start(&w, g, n, per_group, why, sizeof(why));
 	if (started == 1 && !strcmp(name, "fsg-elsewhere")) {
 		/* Watch elsewhere with what the module can do. */
-		started = watch_start(&w, g, 1, why, sizeof(why));
+		started = watch_start(&w, g, 1, false, why, sizeof(why));
 		snprintf(note, sizeof(note), "%s; notification group only",
 			 mark_type_name(g, n));
+	} else if (o->exec) {
+		/* The program the command execs, with no comma. */
+		const char *prog = strstr(o->exec, "exec ");
+
+		prog = prog ? prog + 5 : o->exec;
+		snprintf(note, sizeof(note), "program: %.*s",
+			 (int)strcspn(prog, " ,"), prog);
 	} else {
-		snprintf(note, sizeof(note), "%s", mark_type_name(g, n));
+		snprintf(note, sizeof(note), "%s%s", mark_type_name(g, n),
+			 per_group && n > 1 ? "; one responder process per group" : "");
+	}
+	if (!started && o->exec) {
+		tool = tool_start(o->exec, why, sizeof(why));
+		if (tool < 0)
+			started = -1;
 	}
 	if (started == 1) {
 		snprintf(note, sizeof(note), "n/a (not supported by this module: %s)",
@@ -276,23 +369,27 @@ static int run_case(const struct options *o, const char *name, const char *dir)
 		print_row(o, name, ",,", ",,", NULL, "", note);
 		goto out;
 	}
-	if (measure(o, dirfd, ops, lat) < 0) {
+	if (measure(o, dirfd, ops, &first, lat) < 0) {
 		snprintf(note, sizeof(note), "error: %s", strerror(errno));
+		if (tool > 0)
+			tool_stop(tool);
 		watch_stop(&w);
 		print_row(o, name, ",,", ",,", NULL, "", note);
 		goto out;
 	}
+	if (tool > 0) {
+		tool_stop(tool);
+		if (o->log)
+			w.events = count_lines(o->log);
+	}
 	if (watch_stop(&w) < 0)
 		warnx("%s: the watcher did not report its counters", name);
+	if (o->first)
+		print_first(o, name, first, lat + nlat, note);
 	med = median(ops, o->reps);
 	snprintf(row, sizeof(row), "%.1f,%.1f,%.1f", med, ops[0],
 		 ops[o->reps - 1]);
-	p50 = percentile(lat, nlat, 50);
-	p99 = percentile(lat, nlat, 99);
-	/* lat[] is sorted now. */
-	snprintf(lat_s, sizeof(lat_s), "%llu,%llu,%llu",
-		 (unsigned long long)p50, (unsigned long long)p99,
-		 (unsigned long long)lat[nlat - 1]);
+	latencies(lat, nlat, lat_s, sizeof(lat_s));
 	/*
 	 * SLUB hands out objects from per-CPU slabs that /proc/slabinfo
 	 * counts as in use whole: a thousand marks are needed to show.
@@ -312,6 +409,30 @@ out:
 	return ret;
 }
 
+/*
+ * One timed run of the shell @cmd that moves @bytes: a row with MB/s
+ * in the ops columns.
+ */
+static int time_command(const struct options *o, const char *name, long bytes,
+			const char *cmd)
+{
+	struct options t = *o;
+	char row[128], note[NOTE_LEN];
+	uint64_t ns = tool_time(cmd);
+	double mbs;
+
+	t.reps = 1;
+	if (!ns) {
+		print_row(&t, name, ",,", ",,", NULL, "", "error: the command failed");
+		return 1;
+	}
+	mbs = bytes / 1e6 / (ns / 1e9);
+	snprintf(row, sizeof(row), "%.2f,%.2f,%.2f", mbs, mbs, mbs);
+	snprintf(note, sizeof(note), "MB/s: %ld bytes in %.3f s", bytes, ns / 1e9);
+	print_row(&t, name, row, ",,", NULL, "", note);
+	return 0;
+}
+
 static int create_files(const char *dir, long count, long size)
 {
 	char name[BENCH_NAME_LEN], *buf = calloc(1, size + 1);
@@ -323,6 +444,12 @@ static int create_files(const char *dir, long count, long size)
 	memset(buf, 'x', size);
 	for (i = 0; i < count; i++) {
 		bench_name(name, i);
+		/*
+		 * Each file starts with its name: no two have the same
+		 * content, so a scanner that caches by hash scans each.
+		 */
+		if (size > BENCH_NAME_LEN)
+			memcpy(buf, name, strlen(name));
 		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			    0644);
 		if (fd < 0 || write(fd, buf, size) != size)
@@ -415,6 +542,9 @@ int main(int argc, char **argv)
 		{ "loop", required_argument, NULL, 'l' },
 		{ "fs", required_argument, NULL, 's' },
 		{ "other", required_argument, NULL, 'o' },
+		{ "exec", required_argument, NULL, 'x' },
+		{ "first", no_argument, NULL, '1' },
+		{ "log", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -429,7 +559,7 @@ int main(int argc, char **argv)
 	/* Options follow the command: skip it. */
 	argv++;
 	argc--;
-	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:h", longopts,
+	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:x:L:1h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -439,6 +569,11 @@ int main(int argc, char **argv)
 			o.reps = (int)number(optarg);
 			break;
 		case 'l':
+			if (!strcmp(cmd, "time")) {
+				/* Any label: the row is not a loop's. */
+				o.loop = optarg;
+				break;
+			}
 			o.one = !strcmp(optarg, "one");
 			if (!strcmp(optarg, "read"))
 				o.kind = LOOP_READ;
@@ -450,6 +585,15 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			o.other = optarg;
+			break;
+		case 'x':
+			o.exec = optarg;
+			break;
+		case '1':
+			o.first = true;
+			break;
+		case 'L':
+			o.log = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -468,6 +612,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(cmd, "create"))
 		return create_files(argv[1], number(argv[2]), number(argv[3]));
+	if (argc == 4 && !strcmp(cmd, "time")) {
+		if (!o.fs)
+			o.fs = "-";
+		return time_command(&o, argv[1], number(argv[2]), argv[3]);
+	}
 	if (argc == 4 && !strcmp(cmd, "queue"))
 		return queue_memory(argv[1], argv[2], number(argv[3]));
 	if (argc == 3 && !strcmp(cmd, "run") && o.files && o.reps) {

@@ -12,7 +12,7 @@
 
 #include "bench.h"
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	struct timespec ts;
 

@@ -19,6 +19,17 @@ BEGIN {
 	label["fan-3class"] = "i. fanotify 3 groups (1 per class)"
 	label["fsg-3class"] = "i. fsgate 3 groups (1 per class)"
 	label["fsg-elsewhere"] = "j. fsgate watching another fs"
+	label["fsg-muted"] = "k. f with the accessor muted"
+	label["fsg-filter"] = "l. f with a BPF filter allowing 90%%"
+	label["fsg-perm-proc"] = "m. f + FSGATE_REPORT_PROC"
+	label["fsg-notif-proc"] = "m. d + FSGATE_REPORT_PROC"
+	label["tool-none"] = "a. no watcher"
+	label["tool-fatrace"] = "fatrace on fanotify"
+	label["tool-monitor"] = "fsgate-monitor"
+	label["tool-clamav"] = "clamonacc + clamd on fanotify"
+	label["tool-scan"] = "fsgate-scan (YARA)"
+	label["tool-cp"] = "cp of the same data (MB/s)"
+	label["tool-hsm"] = "fsgate-hsm restore on open (MB/s)"
 	label["fan-groups"] = "fanotify perm groups: %s"
 	label["fsg-prio"] = "fsgate perm groups (priorities): %s"
 	label["fsg-tier"] = "fsgate perm groups (one tier): %s"
@@ -35,14 +46,28 @@ BEGIN {
 	peer["fsg-tier"] = "fan-groups"
 	peer["fsg-marks"] = "fan-marks"
 	peer["fsg-queue"] = "fan-queue"
+	# k. and l. against e., where fanotify asks userspace for each
+	# access; m. against the same fsgate case without the record
+	peer["fsg-muted"] = "fan-perm"
+	peer["fsg-filter"] = "fan-perm"
+	peer["fsg-perm-proc"] = "fsg-perm"
+	peer["fsg-notif-proc"] = "fsg-notif"
+	# the tools against what runs on in-tree fanotify
+	peer["tool-monitor"] = "tool-fatrace"
+	peer["tool-scan"] = "tool-clamav"
+	peer["tool-hsm"] = "tool-cp"
 }
+
+# The guest's console ends its lines with CR.
+{ sub(/\r$/, "") }
 
 NF == 15 && $1 != "fs" && $5 ~ /^[0-9]+$/ {
 	n++
 	for (i = 1; i <= NF; i++)
 		row[n, i] = $i
-	key[n] = $1 SUBSEP $2 SUBSEP $4
-	if ($3 == "none")
+	# The tools part has its own baseline (tool-none).
+	key[n] = $1 SUBSEP $2 SUBSEP $4 SUBSEP ($3 ~ /^tool-/)
+	if ($3 == "none" || $3 == "tool-none")
 		base[key[n]] = $6
 	ops[key[n], $3] = $6
 	if ($6 != "" && $12 > 0)

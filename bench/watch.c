@@ -9,13 +9,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +61,47 @@ static int mark_group(int fd, const struct watch_group *g)
 	}
 	close(dirfd);
 	return ret;
+}
+
+/*
+ * The filter of @filter_tenth: A = ino_lo mod 10 (classic BPF has no
+ * BPF_MOD: ino - ino / 10 * 10), ask for 0, allow the rest.
+ */
+static int set_filter_tenth(int fd)
+{
+	static struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct fsgate_filter_data, ino_lo)),
+		BPF_STMT(BPF_ST, 0),
+		BPF_STMT(BPF_ALU | BPF_DIV | BPF_K, 10),
+		BPF_STMT(BPF_ALU | BPF_MUL | BPF_K, 10),
+		BPF_STMT(BPF_MISC | BPF_TAX, 0),
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		BPF_STMT(BPF_ALU | BPF_SUB | BPF_X, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ALLOW),
+	};
+	struct fsgate_filter f = {
+		.len = sizeof(insns) / sizeof(insns[0]),
+		.insns = (uintptr_t)insns,
+	};
+
+	return ioctl(fd, FSGATE_IOC_SET_FILTER, &f);
+}
+
+/* What the kernel decides before the group is asked: mutes, filter. */
+static int gate_group(int fd, const struct watch_group *g)
+{
+	struct fsgate_mute_entry mute = {
+		.type = FSGATE_MUTE_PROCESS, .id = (uint64_t)g->mute_pid,
+	};
+
+	if (g->mute_pid && fsgate_mute_add(fd, &mute) < 0)
+		return -1;
+	if (g->filter_tenth && set_filter_tenth(fd) < 0)
+		return -1;
+	return 0;
 }
 
 static int make_group(const struct watch_group *g)
@@ -179,12 +223,15 @@ static void child(const struct watch_group *groups, int n, int status)
 	slab_snapshot(&before);
 	for (i = 0; i < n; i++) {
 		fds[i] = make_group(&groups[i]);
-		if (fds[i] < 0 || mark_group(fds[i], &groups[i]) < 0) {
+		if (fds[i] < 0 || gate_group(fds[i], &groups[i]) < 0 ||
+		    mark_group(fds[i], &groups[i]) < 0) {
 			/*
-			 * An unknown event bit (EINVAL) or mark type
-			 * (EOPNOTSUPP) says the module does not do it yet.
+			 * An unknown event bit or flag (EINVAL), mark type
+			 * (EOPNOTSUPP) or ioctl (ENOTTY) says the module
+			 * does not do it yet.
 			 */
-			if (errno == EINVAL || errno == EOPNOTSUPP)
+			if (errno == EINVAL || errno == EOPNOTSUPP ||
+			    errno == ENOTTY)
 				dprintf(status, "na %s\n", strerror(errno));
 			else
 				dprintf(status, "err group %d: %s\n", i,
@@ -209,32 +256,60 @@ static int read_line(int fd, char *buf, size_t len)
 	return i ? 0 : -1;
 }
 
-int watch_start(struct watch *w, const struct watch_group *groups, int n,
-		char *why, size_t len)
+/* Start one child serving @n groups; its pid and pipe go to slot @i. */
+static int start_child(struct watch *w, int i, const struct watch_group *groups,
+		       int n, char *line, size_t len)
 {
-	char line[256];
 	int p[2];
 
-	memset(w, 0, sizeof(*w));
-	if (!n)
-		return 0;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
-	w->pid = fork();
-	if (w->pid < 0)
+	w->pid[i] = fork();
+	if (w->pid[i] < 0) {
+		close(p[0]);
+		close(p[1]);
 		return -1;
-	if (!w->pid) {
+	}
+	if (!w->pid[i]) {
 		close(p[0]);
 		child(groups, n, p[1]);
 	}
 	close(p[1]);
-	w->status = p[0];
-	if (read_line(w->status, line, sizeof(line)) < 0)
-		snprintf(line, sizeof(line), "err watcher died");
-	if (!strncmp(line, "ok ", 3)) {
-		sscanf(line + 3, "%ld %127[^\n]", &w->mark_bytes, w->mark_top);
+	w->status[i] = p[0];
+	w->nproc = i + 1;
+	if (read_line(w->status[i], line, len) < 0)
+		snprintf(line, len, "err watcher died");
+	return 0;
+}
+
+int watch_start(struct watch *w, const struct watch_group *groups, int n,
+		bool per_group, char *why, size_t len)
+{
+	long bytes;
+	char line[256], top[128];
+	int i, nproc = per_group ? n : 1;
+
+	memset(w, 0, sizeof(*w));
+	if (!n)
 		return 0;
+	for (i = 0; i < nproc; i++) {
+		if (start_child(w, i, per_group ? &groups[i] : groups,
+				per_group ? 1 : n, line, sizeof(line)) < 0) {
+			snprintf(why, len, "%s", strerror(errno));
+			watch_stop(w);
+			return -1;
+		}
+		if (strncmp(line, "ok ", 3))
+			break;
+		top[0] = '\0';
+		bytes = 0;
+		sscanf(line + 3, "%ld %127[^\n]", &bytes, top);
+		w->mark_bytes += bytes;
+		if (!i)
+			snprintf(w->mark_top, sizeof(w->mark_top), "%s", top);
 	}
+	if (i == nproc)
+		return 0;
 	snprintf(why, len, "%s", line + 3);
 	watch_stop(w);
 	return strncmp(line, "na ", 3) ? -1 : 1;
@@ -243,16 +318,23 @@ int watch_start(struct watch *w, const struct watch_group *groups, int n,
 int watch_stop(struct watch *w)
 {
 	char line[64];
-	int st, ret = 0;
+	long events, overflows;
+	int i, st, ret = 0;
 
-	if (!w->pid)
-		return 0;
-	kill(w->pid, SIGTERM);
-	if (read_line(w->status, line, sizeof(line)) == 0 &&
-	    sscanf(line, "%ld %ld", &w->events, &w->overflows) != 2)
-		ret = -1;
-	waitpid(w->pid, &st, 0);
-	close(w->status);
-	w->pid = 0;
+	for (i = 0; i < w->nproc; i++)
+		kill(w->pid[i], SIGTERM);
+	for (i = 0; i < w->nproc; i++) {
+		if (read_line(w->status[i], line, sizeof(line)) == 0) {
+			if (sscanf(line, "%ld %ld", &events, &overflows) == 2) {
+				w->events += events;
+				w->overflows += overflows;
+			} else {
+				ret = -1;
+			}
+		}
+		waitpid(w->pid[i], &st, 0);
+		close(w->status[i]);
+	}
+	w->nproc = 0;
 	return ret;
 }
