@@ -286,15 +286,19 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 	n = fsgate_matches_resolve(matches, n, mask, path);
 	rcu_read_unlock();
 
-	/* Never decide without every group that wants to be asked. */
-	if ((mask & FSGATE_PERM_EVENTS) && partial)
-		ret = -ENOMEM;
-	else if (mask & FSGATE_PERM_EVENTS)
-		ret = fsgate_decide(matches, n, path, fsgate_inode_obj(iter));
-	else
+	if (mask & FSGATE_PERM_EVENTS) {
+		/* Never decide without every group that wants to be asked. */
+		if (partial)
+			ret = -ENOMEM;
+		/* None asked (muted, filtered, ignored): no chain to start. */
+		else if (n)
+			ret = fsgate_decide(matches, n, path,
+					    fsgate_inode_obj(iter));
+	} else {
 		for (i = 0; i < n; i++)
 			fsgate_event_queue(matches[i].group, matches[i].report,
 					   path);
+	}
 	for (i = 0; i < n; i++)
 		fsgate_group_put(matches[i].group);
 	if (matches != stack)
