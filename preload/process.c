@@ -11,10 +11,12 @@
  * record in ns; both are the kernel's start_boottime).
  *
  * Gone, or another process at the number: FAN_NOPIDFD, as fanotify says
- * for a process that exited. Any other failure: FAN_EPIDFD.
+ * for a process that exited. Any other failure (no fd free, a /proc
+ * that does not show the process): FAN_EPIDFD.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,22 @@
 #define SYS_pidfd_open 434
 #endif
 
-/* Field 22 of /proc/@pid/stat, starttime: 0, -ESRCH or another -errno. */
-static int start_ticks(pid_t pid, unsigned long long *ticks)
+/*
+ * Whether the process @pidfd holds has exited: its pidfd is readable
+ * then. Tells a /proc without the pid from one without the process.
+ */
+static bool exited(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+/*
+ * Field 22 of /proc/@pid/stat, starttime, for the process @pidfd holds:
+ * 0, -ESRCH once it has exited, or another -errno.
+ */
+static int start_ticks(pid_t pid, int pidfd, unsigned long long *ticks)
 {
 	char path[32], buf[1024], *p, *end;
 	int fd, field;
@@ -37,7 +53,7 @@ static int start_ticks(pid_t pid, unsigned long long *ticks)
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
+		return errno == ENOENT && exited(pidfd) ? -ESRCH : -errno;
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n < 0)
 		n = -errno;
@@ -75,7 +91,7 @@ int preload_pidfd_of(const struct fsgate_info_proc *proc)
 	pidfd = (int)syscall(SYS_pidfd_open, (long)proc->tgid, 0L);
 	if (pidfd < 0)
 		return errno == ESRCH ? FAN_NOPIDFD : FAN_EPIDFD;
-	err = start_ticks(proc->tgid, &ticks);
+	err = start_ticks(proc->tgid, pidfd, &ticks);
 	if (!err && ticks == proc->start_time_ns / (1000000000ULL / hz))
 		return pidfd;
 	close(pidfd);

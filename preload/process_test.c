@@ -3,7 +3,8 @@
  * cmocka: the pidfd for a record's process, on real processes of the
  * host: its own child, one that exited, one whose start time is not the
  * record's (the pid given to another); pidfd_open() may be made to fail
- * through a wrapped syscall() (-Wl,--wrap=syscall).
+ * through a wrapped syscall() (-Wl,--wrap=syscall), and /proc/PID/stat
+ * be missing through a wrapped open() (-Wl,--wrap=open).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,19 @@ long __real_syscall(long number, ...);
 
 /* 0: the real system call; else pidfd_open() fails with this errno. */
 static int pidfd_open_errno;
+/* Whether open() finds no /proc/PID/stat, as where /proc is not mounted. */
+static int no_proc;
+
+int __real_open(const char *path, int flags, ...);
+
+int __wrap_open(const char *path, int flags, ...)
+{
+	if (no_proc && !strncmp(path, "/proc/", 6)) {
+		errno = ENOENT;
+		return -1;
+	}
+	return __real_open(path, flags);
+}
 
 long __wrap_syscall(long number, ...)
 {
@@ -113,6 +127,7 @@ static int setup(void **state)
 {
 	(void)state;
 	pidfd_open_errno = 0;
+	no_proc = 0;
 	return 0;
 }
 
@@ -190,6 +205,22 @@ static void pidfd_open_failure_is_epidfd(void **state)
 	assert_int_equal(preload_pidfd_of(&proc), FAN_NOPIDFD);
 }
 
+/* A running process /proc does not show: no pidfd to vouch for. */
+static void process_missing_from_proc_is_epidfd(void **state)
+{
+	pid_t pid = sleeper();
+	struct fsgate_info_proc proc = record_of(pid);
+	int free_fd = lowest_free();
+
+	(void)state;
+	no_proc = 1;
+	assert_int_equal(preload_pidfd_of(&proc), FAN_EPIDFD);
+	assert_int_equal(lowest_free(), free_fd);
+	/* Exited, it is gone whatever /proc says. */
+	reap(pid);
+	assert_int_equal(preload_pidfd_of(&proc), FAN_NOPIDFD);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -198,6 +229,7 @@ int main(void)
 		cmocka_unit_test_setup(reused_pid_is_nopidfd_and_closes_the_pidfd, setup),
 		cmocka_unit_test_setup(no_pid_in_our_namespace_is_nopidfd, setup),
 		cmocka_unit_test_setup(pidfd_open_failure_is_epidfd, setup),
+		cmocka_unit_test_setup(process_missing_from_proc_is_epidfd, setup),
 	};
 
 	return cmocka_run_group_tests_name("preload_process", tests, NULL, NULL);

@@ -61,29 +61,12 @@ struct pidfd_outcome {
 	int pidfd_cloexec;
 };
 
-/* The Pid: line of @pidfd's fdinfo; 0 if none. */
-static int pidfd_pid(int pidfd)
-{
-	char path[64], line[128];
-	int pid = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Pid:", 4))
-			pid = atoi(line + 4);
-	fclose(f);
-	return pid;
-}
-
 /* Fill @o from the event in @e, whose access @pid made. */
 static void pidfd_record(const struct event_buf *e, ssize_t n, pid_t pid,
 			 struct pidfd_outcome *o)
 {
 	struct fanotify_event_info_pidfd rec;
+	char value[32];
 	int pidfd;
 
 	o->event_len = e->meta.event_len;
@@ -103,7 +86,9 @@ static void pidfd_record(const struct event_buf *e, ssize_t n, pid_t pid,
 		return;
 	}
 	o->pidfd = 1;
-	o->pidfd_pid_is_accessor = pidfd_pid(pidfd) == pid;
+	o->pidfd_pid_is_accessor = !fsgate_test_fdinfo(pidfd, "Pid", value,
+							sizeof(value)) &&
+				   atoi(value) == pid;
 	o->pidfd_signals = syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
 	o->pidfd_cloexec = (fcntl(pidfd, F_GETFD) & FD_CLOEXEC) != 0;
 	close(pidfd);
@@ -438,20 +423,27 @@ static void pidfd_both(struct __test_metadata *_metadata, const char *mode,
 	expect_same(_metadata, fa, fs);
 }
 
+/* A pidfd record as fanotify's, holding the accessor's pidfd. */
+static void expect_accessor_pidfd(struct __test_metadata *_metadata,
+				  const struct pidfd_outcome *o)
+{
+	EXPECT_EQ(0, o->step);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, o->event_len);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o->info_type);
+	EXPECT_EQ(8, o->info_len);
+	EXPECT_EQ(1, o->pidfd);
+	EXPECT_EQ(1, o->pidfd_pid_is_accessor);
+	EXPECT_EQ(1, o->pidfd_signals);
+	EXPECT_EQ(1, o->pidfd_cloexec);
+}
+
 /* The accessor waits for the answer: its pidfd, as fanotify gives it. */
 TEST_F_TIMEOUT(layer, pidfd_on_permission_event_as_fanotify, 120)
 {
 	struct pidfd_outcome fa, fs;
 
 	pidfd_both(_metadata, "perm", PERM_ALIVE, self->file, &fa, &fs);
-	EXPECT_EQ(0, fs.step);
-	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, fs.event_len);
-	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, fs.info_type);
-	EXPECT_EQ(8, fs.info_len);
-	EXPECT_EQ(1, fs.pidfd);
-	EXPECT_EQ(1, fs.pidfd_pid_is_accessor);
-	EXPECT_EQ(1, fs.pidfd_signals);
-	EXPECT_EQ(1, fs.pidfd_cloexec);
+	expect_accessor_pidfd(_metadata, &fs);
 }
 
 /* A notification event of a process still running: its pidfd. */
@@ -460,12 +452,7 @@ TEST_F_TIMEOUT(layer, pidfd_on_notification_event_as_fanotify, 120)
 	struct pidfd_outcome fa, fs;
 
 	pidfd_both(_metadata, "notif", NOTIF_ALIVE, self->file, &fa, &fs);
-	EXPECT_EQ(0, fs.step);
-	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, fs.event_len);
-	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, fs.info_type);
-	EXPECT_EQ(1, fs.pidfd);
-	EXPECT_EQ(1, fs.pidfd_pid_is_accessor);
-	EXPECT_EQ(1, fs.pidfd_signals);
+	expect_accessor_pidfd(_metadata, &fs);
 }
 
 /* The process exited before the event was read: FAN_NOPIDFD. */
