@@ -114,15 +114,21 @@ static void assert_pidfd(size_t off, int pidfd)
 	assert_pidfd_record(off + at_(off)->metadata_len, pidfd);
 }
 
-/* The first @len bytes of the buffer are not for rewriting. */
-static void assert_kept(size_t len)
+/* The first @len bytes of a buffer of @cap are not for rewriting. */
+static void assert_kept_in(size_t len, size_t cap)
 {
 	unsigned char before[sizeof(buf.b)];
 
 	memcpy(before, buf.b, len);
-	assert_int_equal(preload_pidfd_rewrite(buf.b, len, fake_pidfd_of), len);
+	assert_int_equal(preload_pidfd_rewrite(buf.b, len, cap, fake_pidfd_of),
+			 len);
 	assert_memory_equal(buf.b, before, len);
 	assert_int_equal(pidfd_calls, 0);
+}
+
+static void assert_kept(size_t len)
+{
+	assert_kept_in(len, sizeof(buf.b));
 }
 
 static void one_event_becomes_fanotifys_layout(void **state)
@@ -132,7 +138,7 @@ static void one_event_becomes_fanotifys_layout(void **state)
 	(void)state;
 	reset();
 	proc_record(event(FAN_OPEN_PERM, 5, 300), 300, FSGATE_INFO_PROC_LEN_V1);
-	n = preload_pidfd_rewrite(buf.b, used, fake_pidfd_of);
+	n = preload_pidfd_rewrite(buf.b, used, sizeof(buf.b), fake_pidfd_of);
 	/* As fanotify's: metadata and one 8-byte pidfd record. */
 	assert_int_equal(n, FAN_EVENT_METADATA_LEN + 8);
 	assert_int_equal(at_(0)->event_len, n);
@@ -154,7 +160,7 @@ static void several_events_close_up(void **state)
 	for (i = 0; i < 3; i++)
 		proc_record(event(FAN_CLOSE_WRITE, 5 + i, 400 + i), 400 + i,
 			    FSGATE_INFO_PROC_LEN_V1);
-	n = preload_pidfd_rewrite(buf.b, used, fake_pidfd_of);
+	n = preload_pidfd_rewrite(buf.b, used, sizeof(buf.b), fake_pidfd_of);
 	assert_int_equal(n, 3 * (FAN_EVENT_METADATA_LEN + 8));
 	for (i = 0, off = 0; i < 3; i++, off += at_(off)->event_len) {
 		assert_int_equal(at_(off)->event_len, FAN_EVENT_METADATA_LEN + 8);
@@ -173,12 +179,13 @@ static void longer_record_is_rewritten(void **state)
 	(void)state;
 	reset();
 	proc_record(event(FAN_OPEN, 5, 7), 7, FSGATE_INFO_PROC_LEN_V1 + 16);
-	event(FAN_OPEN, 6, 8);
-	n = preload_pidfd_rewrite(buf.b, used, fake_pidfd_of);
-	assert_int_equal(n, 2 * FAN_EVENT_METADATA_LEN + 8);
+	proc_record(event(FAN_OPEN, 6, 8), 8, FSGATE_INFO_PROC_LEN_V1);
+	n = preload_pidfd_rewrite(buf.b, used, sizeof(buf.b), fake_pidfd_of);
+	assert_int_equal(n, 2 * (FAN_EVENT_METADATA_LEN + 8));
 	assert_pidfd(0, 1007);
 	assert_int_equal(at_(32)->fd, 6);
-	assert_int_equal(at_(32)->event_len, FAN_EVENT_METADATA_LEN);
+	assert_int_equal(at_(32)->event_len, FAN_EVENT_METADATA_LEN + 8);
+	assert_pidfd(32, 1008);
 }
 
 /* Other records stay, in order, around the pidfd record. */
@@ -193,7 +200,7 @@ static void mixed_records_are_kept(void **state)
 	perm_record(at, 77);
 	proc_record(at, 9, FSGATE_INFO_PROC_LEN_V1);
 	perm_record(at, 78);
-	n = preload_pidfd_rewrite(buf.b, used, fake_pidfd_of);
+	n = preload_pidfd_rewrite(buf.b, used, sizeof(buf.b), fake_pidfd_of);
 	assert_int_equal(n, FAN_EVENT_METADATA_LEN + 24 + 8 + 24);
 	assert_int_equal(at_(0)->event_len, n);
 	memcpy(&perm, buf.b + 24, sizeof(perm));
@@ -205,22 +212,60 @@ static void mixed_records_are_kept(void **state)
 	assert_int_equal(perm.id, 78);
 }
 
-/* FAN_Q_OVERFLOW has no process, no record: kept as it is. */
-static void event_without_the_record_is_kept(void **state)
+/*
+ * FAN_Q_OVERFLOW has no process: a FAN_NOPIDFD record, as fanotify gives
+ * it, in the room what went before left.
+ */
+static void event_without_the_record_gets_nopidfd(void **state)
+{
+	size_t n;
+
+	(void)state;
+	reset();
+	proc_record(event(FAN_ACCESS, 5, 11), 11, FSGATE_INFO_PROC_LEN_V1);
+	event(FAN_Q_OVERFLOW, FAN_NOFD, 0);
+	proc_record(event(FAN_ACCESS, 6, 12), 12, FSGATE_INFO_PROC_LEN_V1);
+	n = preload_pidfd_rewrite(buf.b, used, used, fake_pidfd_of);
+	assert_int_equal(n, 3 * (FAN_EVENT_METADATA_LEN + 8));
+	assert_pidfd(0, 1011);
+	assert_int_equal(at_(32)->mask, FAN_Q_OVERFLOW);
+	assert_int_equal(at_(32)->event_len, FAN_EVENT_METADATA_LEN + 8);
+	assert_pidfd(32, FAN_NOPIDFD);
+	assert_int_equal(at_(64)->fd, 6);
+	assert_pidfd(64, 1012);
+	assert_int_equal(pidfd_calls, 2);
+}
+
+/*
+ * The overflow first: the events after it move on to make room, if the
+ * buffer has it; else it stays bare.
+ */
+static void event_without_the_record_first_needs_room(void **state)
 {
 	size_t n;
 
 	(void)state;
 	reset();
 	event(FAN_Q_OVERFLOW, FAN_NOFD, 0);
-	proc_record(event(FAN_ACCESS, 5, 11), 11, FSGATE_INFO_PROC_LEN_V1);
-	n = preload_pidfd_rewrite(buf.b, used, fake_pidfd_of);
+	event(FAN_Q_OVERFLOW, FAN_NOFD, 0);
+	proc_record(event(FAN_ACCESS, 5, 13), 13, FSGATE_INFO_PROC_LEN_V1);
+	n = preload_pidfd_rewrite(buf.b, used, used + 16, fake_pidfd_of);
+	assert_int_equal(n, 3 * (FAN_EVENT_METADATA_LEN + 8));
+	assert_pidfd(0, FAN_NOPIDFD);
+	assert_pidfd(32, FAN_NOPIDFD);
+	assert_int_equal(at_(64)->fd, 5);
+	assert_pidfd(64, 1013);
+	/* A buffer the overflows filled: as they came. */
+	reset();
+	event(FAN_Q_OVERFLOW, FAN_NOFD, 0);
+	event(FAN_Q_OVERFLOW, FAN_NOFD, 0);
+	assert_kept_in(used, used + 7);
+	/* Room for one. */
+	n = preload_pidfd_rewrite(buf.b, used, used + 8, fake_pidfd_of);
 	assert_int_equal(n, 2 * FAN_EVENT_METADATA_LEN + 8);
-	assert_int_equal(at_(0)->mask, FAN_Q_OVERFLOW);
-	assert_int_equal(at_(0)->event_len, FAN_EVENT_METADATA_LEN);
-	assert_int_equal(at_(24)->mask, FAN_ACCESS);
-	assert_pidfd(24, 1011);
-	assert_int_equal(pidfd_calls, 1);
+	assert_pidfd(0, FAN_NOPIDFD);
+	assert_int_equal(at_(32)->mask, FAN_Q_OVERFLOW);
+	assert_int_equal(at_(32)->event_len, FAN_EVENT_METADATA_LEN);
 }
 
 /* A record shorter than the first layout is no record to trust. */
@@ -248,7 +293,7 @@ static void partial_event_is_kept(void **state)
 	cut = used;
 	proc_record(event(FAN_OPEN, 6, 14), 14, FSGATE_INFO_PROC_LEN_V1);
 	memcpy(tail, buf.b + cut, 40);
-	n = preload_pidfd_rewrite(buf.b, cut + 40, fake_pidfd_of);
+	n = preload_pidfd_rewrite(buf.b, cut + 40, sizeof(buf.b), fake_pidfd_of);
 	assert_int_equal(n, FAN_EVENT_METADATA_LEN + 8 + 40);
 	assert_pidfd(0, 1013);
 	assert_memory_equal(buf.b + 32, tail, 40);
@@ -287,7 +332,7 @@ static void bad_event_len_is_kept(void **state)
 	ev = (void *)(buf.b + event(FAN_OPEN, 6, 17));
 	ev->event_len = 8;
 	memcpy(before, buf.b + 104, 24);
-	n = preload_pidfd_rewrite(buf.b, used, fake_pidfd_of);
+	n = preload_pidfd_rewrite(buf.b, used, sizeof(buf.b), fake_pidfd_of);
 	assert_int_equal(n, 32 + 24);
 	assert_pidfd(0, 1016);
 	assert_memory_equal(buf.b + 32, before, 24);
@@ -300,7 +345,8 @@ int main(void)
 		cmocka_unit_test(several_events_close_up),
 		cmocka_unit_test(longer_record_is_rewritten),
 		cmocka_unit_test(mixed_records_are_kept),
-		cmocka_unit_test(event_without_the_record_is_kept),
+		cmocka_unit_test(event_without_the_record_gets_nopidfd),
+		cmocka_unit_test(event_without_the_record_first_needs_room),
 		cmocka_unit_test(short_record_is_kept),
 		cmocka_unit_test(partial_event_is_kept),
 		cmocka_unit_test(truncated_buffers_are_kept),

@@ -86,12 +86,13 @@ ssize_t preload_read(int fd, void *buf, size_t count);
 int preload_pidfd_of(const struct fsgate_info_proc *proc);
 
 /*
- * Rewrite the @len bytes of events read into @buf in place: each
- * struct fsgate_info_proc becomes a struct fanotify_event_info_pidfd
+ * Rewrite the @len bytes of events read into @buf (@cap bytes) in place:
+ * each struct fsgate_info_proc becomes a struct fanotify_event_info_pidfd
  * with the pidfd @pidfd_of gives, each event's event_len shrinks to
- * match and the events close up. Return the new length (pidfd.c).
+ * match and the events close up; an event without one gets a
+ * FAN_NOPIDFD record if @cap has room. Return the new length (pidfd.c).
  */
-size_t preload_pidfd_rewrite(void *buf, size_t len,
+size_t preload_pidfd_rewrite(void *buf, size_t len, size_t cap,
 			     int (*pidfd_of)(const struct fsgate_info_proc *proc));
 
 /* The next definition of a libc symbol, the one the layer hides (next.c). */

@@ -66,11 +66,23 @@ long __wrap_syscall(long number, ...)
 	return __real_syscall(number, pid, flags);
 }
 
+/* A sandbox that forbids pidfd_open() (ENOSYS, EPERM): nothing to test. */
+static void need_pidfd_open(void)
+{
+	long fd = __real_syscall(SYS_pidfd_open, (long)getpid(), 0L);
+
+	if (fd < 0)
+		skip();
+	close(fd);
+}
+
 /* A child that sleeps until killed. */
 static pid_t sleeper(void)
 {
-	pid_t pid = fork();
+	pid_t pid;
 
+	need_pidfd_open();
+	pid = fork();
 	if (pid == 0) {
 		pause();
 		_exit(0);

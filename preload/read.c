@@ -34,6 +34,21 @@ typedef int dup3_fn(int oldfd, int newfd, int flags);
 static void *next_read, *next_read_chk, *next_close, *next_dup, *next_dup2,
 	    *next_dup3;
 
+/*
+ * Look the libc functions up as the layer loads, not in a program's first
+ * read() or close(), which may come from a signal handler, where dlsym()
+ * may not be called.
+ */
+static void __attribute__((constructor)) look_up(void)
+{
+	preload_next_cached(&next_read, "read");
+	preload_next_cached(&next_read_chk, "__read_chk");
+	preload_next_cached(&next_close, "close");
+	preload_next_cached(&next_dup, "dup");
+	preload_next_cached(&next_dup2, "dup2");
+	preload_next_cached(&next_dup3, "dup3");
+}
+
 static bool in_range(int fd)
 {
 	return fd >= 0 && fd < PRELOAD_TRACKED_MAX;
@@ -73,14 +88,17 @@ static void copied(int oldfd, int newfd)
 		untrack(newfd);
 }
 
-/* The @n bytes read() put in @buf from @fd, rewritten if @fd is marked. */
-static ssize_t rewrite(int fd, void *buf, ssize_t n)
+/*
+ * The @n bytes read() put in @buf (@count bytes) from @fd, rewritten if
+ * @fd is marked.
+ */
+static ssize_t rewrite(int fd, void *buf, size_t count, ssize_t n)
 {
 	int saved = errno;
 
 	if (n <= 0 || !preload_tracked(fd) || !preload_is_group(fd))
 		return n;
-	n = (ssize_t)preload_pidfd_rewrite(buf, n, preload_pidfd_of);
+	n = (ssize_t)preload_pidfd_rewrite(buf, n, count, preload_pidfd_of);
 	errno = saved;
 	return n;
 }
@@ -102,7 +120,7 @@ ssize_t preload_read(int fd, void *buf, size_t count)
 		return -1;
 	if (!preload_tracked(fd))
 		return fn(fd, buf, count);
-	return rewrite(fd, buf, fn(fd, buf, count));
+	return rewrite(fd, buf, count, fn(fd, buf, count));
 }
 
 ssize_t read(int fd, void *buf, size_t count)
@@ -119,7 +137,7 @@ ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
 		return -1;
 	if (!preload_tracked(fd))
 		return fn(fd, buf, count, buflen);
-	return rewrite(fd, buf, fn(fd, buf, count, buflen));
+	return rewrite(fd, buf, count, fn(fd, buf, count, buflen));
 }
 
 int close(int fd)

@@ -263,6 +263,67 @@ static int records_daemon(const char *file)
 	return 0;
 }
 
+/* What overflow_daemon() saw. */
+struct overflow_outcome {
+	int step;
+	int events;
+	int with_pidfd;		/* events with a pidfd of their process */
+	int overflow_len;	/* the FAN_Q_OVERFLOW's event_len, 0 if none */
+	int overflow_info_type;
+	int overflow_pidfd;
+};
+
+/*
+ * A FAN_REPORT_PIDFD daemon whose queue overflows: it writes files in
+ * @dir, more than the module queues (the test lowers max_queued_events),
+ * then reads them all in one read().
+ */
+static int overflow_daemon(const char *dir, struct overflow_outcome *o)
+{
+	union {
+		struct fanotify_event_metadata meta;
+		char b[4096];
+	} buf;
+	struct fanotify_event_metadata *ev;
+	struct fanotify_event_info_pidfd rec;
+	char path[128];
+	ssize_t n;
+	int g, i;
+
+	memset(o, 0, sizeof(*o));
+	g = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_REPORT_PIDFD,
+			  O_RDONLY | O_CLOEXEC);
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				   FAN_CLOSE_WRITE, AT_FDCWD, dir))
+		return o->step = 1;
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/overflow%d", dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	n = read(g, &buf, sizeof(buf));
+	if (n < (ssize_t)FAN_EVENT_METADATA_LEN)
+		return o->step = 2;
+	for (ev = &buf.meta; FAN_EVENT_OK(ev, n); ev = FAN_EVENT_NEXT(ev, n)) {
+		o->events++;
+		if (ev->event_len < ev->metadata_len + sizeof(rec))
+			continue;
+		memcpy(&rec, (char *)ev + ev->metadata_len, sizeof(rec));
+		if (ev->mask & FAN_Q_OVERFLOW) {
+			o->overflow_len = ev->event_len;
+			o->overflow_info_type = rec.hdr.info_type;
+			o->overflow_pidfd = rec.pidfd;
+		} else if (rec.hdr.info_type == FAN_EVENT_INFO_TYPE_PIDFD &&
+			   rec.pidfd >= 0) {
+			o->with_pidfd++;
+			close(rec.pidfd);
+		}
+		if (ev->fd >= 0)
+			close(ev->fd);
+	}
+	close(g);
+	return 0;
+}
+
 /* Run as one step of a fanotify program, when fsgate-run starts us so. */
 static void __attribute__((constructor)) layer_mode(void)
 {
@@ -284,6 +345,13 @@ static void __attribute__((constructor)) layer_mode(void)
 	if (!strcmp(mode, "tid")) {
 		err = pidfd_tid_errno();
 		report(&err, sizeof(err));
+		_exit(0);
+	}
+	if (!strcmp(mode, "overflow")) {
+		struct overflow_outcome of;
+
+		overflow_daemon(file, &of);
+		report(&of, sizeof(of));
 		_exit(0);
 	}
 	if (!strcmp(mode, "silent"))
@@ -464,6 +532,29 @@ TEST_F_TIMEOUT(layer, pidfd_of_exited_process_is_nopidfd, 120)
 	EXPECT_EQ(0, fs.step);
 	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, fs.info_type);
 	EXPECT_EQ(FAN_NOPIDFD, fs.pidfd);
+}
+
+/*
+ * FAN_Q_OVERFLOW has no process, and fanotify gives it a pidfd record
+ * saying FAN_NOPIDFD: so does the layer.
+ */
+TEST_F_TIMEOUT(layer, overflow_event_carries_nopidfd, 120)
+{
+	struct overflow_outcome o;
+	char old[32];
+	int status;
+
+	ASSERT_EQ(0, fsgate_test_param("max_queued_events", "2", old,
+				       sizeof(old)));
+	status = layer_run("overflow", self->dir, NULL, NULL, &o, sizeof(o));
+	fsgate_test_param("max_queued_events", old, NULL, 0);
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(0, o.step);
+	EXPECT_EQ(3, o.events);
+	EXPECT_EQ(2, o.with_pidfd);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, o.overflow_len);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o.overflow_info_type);
+	EXPECT_EQ(FAN_NOPIDFD, o.overflow_pidfd);
 }
 
 /* As fanotify: FAN_REPORT_PIDFD with FAN_REPORT_TID is EINVAL. */
