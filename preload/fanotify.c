@@ -141,7 +141,8 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
  * An fsgate group fd answers FSGATE_IOC_STATS, which only reads counters;
  * a fanotify fd says ENOTTY. Asking the fd itself, rather than keeping a
  * list of the fds made here, stays right across dup(), fork() and fds
- * closed and reused, without interposing on close().
+ * closed and reused. read() asks it too before it rewrites what an fd
+ * of its list of FAN_REPORT_PIDFD groups gave (read.c).
  */
 bool preload_is_group(int fd)
 {

@@ -324,6 +324,37 @@ static int overflow_daemon(const char *dir, struct overflow_outcome *o)
 	return 0;
 }
 
+/*
+ * A group as the layer makes it: its orphan verdict and FSGATE_* flags,
+ * from its fdinfo's fsgate-group line. Reported as two ints: 1 for deny,
+ * and the flags.
+ */
+static int group_daemon(void)
+{
+	int out[2] = { -1, -1 };
+	char path[64], line[512], *p;
+	unsigned int flags;
+	FILE *f;
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+
+	if (g < 0)
+		return 10;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "fsgate-group ", 13))
+			continue;
+		p = strstr(line, " flags:0x");
+		if (p && sscanf(p, " flags:0x%x", &flags) == 1)
+			out[1] = flags;
+		out[0] = strstr(line, " orphan-verdict:deny") != NULL;
+	}
+	if (f)
+		fclose(f);
+	report(out, sizeof(out));
+	return 0;
+}
+
 /* Run as one step of a fanotify program, when fsgate-run starts us so. */
 static void __attribute__((constructor)) layer_mode(void)
 {
@@ -354,6 +385,8 @@ static void __attribute__((constructor)) layer_mode(void)
 		report(&of, sizeof(of));
 		_exit(0);
 	}
+	if (!strcmp(mode, "group"))
+		_exit(group_daemon());
 	if (!strcmp(mode, "silent"))
 		_exit(silent_daemon(file));
 	if (!strcmp(mode, "asking"))
@@ -641,6 +674,70 @@ TEST_F_TIMEOUT(layer, process_records_from_environment, 120)
 			       sizeof(out)));
 	EXPECT_EQ(FAN_EVENT_METADATA_LEN, out[0]);
 	EXPECT_EQ(0, out[1]);
+}
+
+/* fsgate-run's options reach the group the layer makes. */
+TEST_F_TIMEOUT(layer, fsgate_run_options_reach_the_group, 120)
+{
+	int out[2];
+
+	ASSERT_EQ(0, layer_run("group", self->file, NULL, NULL, out,
+			       sizeof(out)));
+	EXPECT_EQ(0, out[0]);
+	EXPECT_EQ(FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC, out[1]);
+	ASSERT_EQ(0, layer_run("group", self->file, NULL, "--orphan-verdict=deny",
+			       out, sizeof(out)));
+	EXPECT_EQ(1, out[0]);
+	ASSERT_EQ(0, layer_run("group", self->file, "FSGATE_REPORT_PROC=1",
+			       "--exclude-self", out, sizeof(out)));
+	EXPECT_EQ(FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC | FSGATE_EXCLUDE_SELF |
+		  FSGATE_REPORT_PROC, out[1]);
+}
+
+/*
+ * A bad value, given as an option or found in the environment: named on
+ * standard error, exit status 125, PROGRAM not run.
+ */
+TEST_F_TIMEOUT(layer, fsgate_run_refuses_bad_values, 120)
+{
+	static const struct {
+		const char *opt, *var, *said;
+	} bad[] = {
+		{ "--orphan-verdict=maybe", NULL, "invalid orphan verdict" },
+		{ NULL, "FSGATE_ORPHAN_VERDICT=maybe", "FSGATE_ORPHAN_VERDICT=maybe" },
+		{ NULL, "FSGATE_EXCLUDE_SELF=yes", "FSGATE_EXCLUDE_SELF=yes" },
+		{ NULL, "FSGATE_REPORT_PROC=2", "FSGATE_REPORT_PROC=2" },
+	};
+	char err[512];
+	int i, p[2];
+	ssize_t n;
+	pid_t pid;
+
+	for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			dup2(p[1], STDERR_FILENO);
+			if (bad[i].var)
+				putenv((char *)bad[i].var);
+			if (bad[i].opt)
+				execl(FSGATE_RUN, FSGATE_RUN, bad[i].opt, "--",
+				      "/fsgate/no-such-program", (char *)NULL);
+			else
+				execl(FSGATE_RUN, FSGATE_RUN, "--",
+				      "/fsgate/no-such-program", (char *)NULL);
+			_exit(1);
+		}
+		close(p[1]);
+		EXPECT_EQ(125, reap(pid));
+		n = read(p[0], err, sizeof(err) - 1);
+		close(p[0]);
+		err[n > 0 ? n : 0] = '\0';
+		EXPECT_NE(NULL, strstr(err, bad[i].said)) {
+			TH_LOG("stderr: %s", err);
+		}
+	}
 }
 
 TEST_HARNESS_MAIN
