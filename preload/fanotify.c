@@ -77,16 +77,16 @@ static int check_features(const struct fsgate_init *init,
 		return 0;
 	if (init->flags & FSGATE_EXCLUDE_SELF &&
 	    !(v.features & FSGATE_FEATURE_EXCLUDE_SELF)) {
-		preload_warn(&warned_feature, "FSGATE_EXCLUDE_SELF=1: the loaded "
-			     "fsgate.ko cannot exclude the program");
+		preload_warn(&warned_feature,
+			     "FSGATE_EXCLUDE_SELF=1: fsgate.ko has no FSGATE_EXCLUDE_SELF");
 		return -1;
 	}
 	if (init->flags & FSGATE_REPORT_PROC &&
 	    !(v.features & FSGATE_FEATURE_REPORT_PROC)) {
 		/* FAN_REPORT_PIDFD alone: EINVAL, as a kernel without it. */
 		if (env->report_proc)
-			preload_warn(&warned_feature, "FSGATE_REPORT_PROC=1: the "
-				     "loaded fsgate.ko has no process records");
+			preload_warn(&warned_feature,
+				     "FSGATE_REPORT_PROC=1: fsgate.ko has no process records");
 		return -1;
 	}
 	return 0;
@@ -109,8 +109,8 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 		if (env.fallback && access(FSGATE_DEVICE, F_OK))
 			return next_init(flags, event_f_flags);
 		if (flags & FAN_REPORT_PIDFD && env.report_proc)
-			preload_warn(&warned_pidfd, "FAN_REPORT_PIDFD cannot be "
-				     "served with FSGATE_REPORT_PROC=1");
+			preload_warn(&warned_pidfd,
+				     "FAN_REPORT_PIDFD cannot be served with FSGATE_REPORT_PROC=1");
 		errno = EINVAL;
 		return -1;
 	}
@@ -129,8 +129,7 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 		errno = EPERM;
 	if (fd >= 0 && flags & FAN_REPORT_PIDFD && preload_track(fd)) {
 		close(fd);
-		preload_warn(&warned_pidfd, "FAN_REPORT_PIDFD needs a group "
-			     "fd below 65536");
+		preload_warn(&warned_pidfd, "FAN_REPORT_PIDFD needs a group fd below 65536");
 		errno = EMFILE;
 		return -1;
 	}
