@@ -181,7 +181,11 @@ PRELOAD_TEST_env := preload/env.c common/parse.c
 PRELOAD_TEST_fanotify := preload/fanotify.c preload/flags.c preload/env.c \
 			 common/parse.c
 PRELOAD_TEST_syscall := preload/syscall.c
+PRELOAD_TEST_pidfd := preload/pidfd.c
+PRELOAD_TEST_process := preload/process.c
+PRELOAD_TEST_read := preload/read.c preload/pidfd.c
 WRAP_preload_fanotify := access
+WRAP_preload_process := syscall open
 $(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h $(PARSE) \
 			  lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)

@@ -33,7 +33,7 @@ int preload_parse_verdict(const char *s, uint32_t *out)
 	return parse_verdict(s, out);
 }
 
-int preload_parse_fallback(const char *s, bool *out)
+int preload_parse_switch(const char *s, bool *out)
 {
 	if (!s || (strcmp(s, "0") && strcmp(s, "1")))
 		return -1;
@@ -56,9 +56,24 @@ static int set_verdict(const char *s, struct preload_env *env)
 	return preload_parse_verdict(s, &env->timeout_verdict);
 }
 
+static int set_orphan_verdict(const char *s, struct preload_env *env)
+{
+	return preload_parse_verdict(s, &env->orphan_verdict);
+}
+
 static int set_fallback(const char *s, struct preload_env *env)
 {
-	return preload_parse_fallback(s, &env->fallback);
+	return preload_parse_switch(s, &env->fallback);
+}
+
+static int set_exclude_self(const char *s, struct preload_env *env)
+{
+	return preload_parse_switch(s, &env->exclude_self);
+}
+
+static int set_report_proc(const char *s, struct preload_env *env)
+{
+	return preload_parse_switch(s, &env->report_proc);
 }
 
 static const struct variable {
@@ -69,7 +84,10 @@ static const struct variable {
 	{ "FSGATE_PRIORITY", "a priority from 0 to 65535", set_priority },
 	{ "FSGATE_TIMEOUT_MS", "milliseconds or \"none\"", set_timeout },
 	{ "FSGATE_TIMEOUT_VERDICT", "\"allow\" or \"deny\"", set_verdict },
+	{ "FSGATE_ORPHAN_VERDICT", "\"allow\" or \"deny\"", set_orphan_verdict },
 	{ "FSGATE_FALLBACK", "0 or 1", set_fallback },
+	{ "FSGATE_EXCLUDE_SELF", "0 or 1", set_exclude_self },
+	{ "FSGATE_REPORT_PROC", "0 or 1", set_report_proc },
 };
 
 const char *preload_env_read(struct preload_env *env)
@@ -82,6 +100,7 @@ const char *preload_env_read(struct preload_env *env)
 		.priority = FSGATE_PRIORITY_DEFAULT,
 		.timeout_ms = FSGATE_TIMEOUT_DEFAULT,
 		.timeout_verdict = FSGATE_VERDICT_DEFAULT,
+		.orphan_verdict = FSGATE_VERDICT_DEFAULT,
 	};
 	for (var = variables; var < variables + sizeof(variables) /
 	     sizeof(variables[0]); var++) {

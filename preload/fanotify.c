@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * fanotify_init() and fanotify_mark() served by fsgate. The fd returned
- * is an fsgate group fd, so read(), write(), poll() and close() need
- * nothing from the layer. A mark call on any other fd (an in-tree
- * fanotify fd, from the fallback or inherited) goes to libc untouched.
+ * is an fsgate group fd, so write(), poll() and close() need nothing
+ * from the layer, and read() only for a group made with FAN_REPORT_PIDFD
+ * (read.c). A mark call on any other fd (an in-tree fanotify fd, from
+ * the fallback or inherited) goes to libc untouched.
  */
 #include <errno.h>
 #include <sys/fanotify.h>
@@ -15,7 +16,7 @@ typedef int init_fn(unsigned int flags, unsigned int event_f_flags);
 typedef int mark_fn(int fd, unsigned int flags, uint64_t mask, int dirfd,
 		    const char *pathname);
 
-static int warned_env, warned_missing;
+static int warned_env, warned_missing, warned_feature, warned_pidfd;
 
 /* errno from fsgate_init() when fsgate.ko is not there to answer. */
 static bool module_missing(int err)
@@ -58,6 +59,39 @@ static int without_fsgate(const struct preload_env *env, unsigned int flags,
 	return -1;
 }
 
+/*
+ * What fanotify_init() asks of the module beyond fanotify's flags, it
+ * must offer: FSGATE_IOC_VERSION's feature bits say, so that a variable
+ * the module cannot serve is named rather than left to a bare EINVAL
+ * from FSGATE_IOC_INIT. A module that cannot answer (without the ioctl,
+ * or not loaded) is left to FSGATE_IOC_INIT. Return 0, or -1 when a
+ * feature is missing.
+ */
+static int check_features(const struct fsgate_init *init,
+			  const struct preload_env *env)
+{
+	struct fsgate_version v;
+
+	if (!(init->flags & (FSGATE_EXCLUDE_SELF | FSGATE_REPORT_PROC)) ||
+	    fsgate_version(&v))
+		return 0;
+	if (init->flags & FSGATE_EXCLUDE_SELF &&
+	    !(v.features & FSGATE_FEATURE_EXCLUDE_SELF)) {
+		preload_warn(&warned_feature,
+			     "FSGATE_EXCLUDE_SELF=1: fsgate.ko has no FSGATE_EXCLUDE_SELF");
+		return -1;
+	}
+	if (init->flags & FSGATE_REPORT_PROC &&
+	    !(v.features & FSGATE_FEATURE_REPORT_PROC)) {
+		/* FAN_REPORT_PIDFD alone: EINVAL, as a kernel without it. */
+		if (env->report_proc)
+			preload_warn(&warned_feature,
+				     "FSGATE_REPORT_PROC=1: fsgate.ko has no process records");
+		return -1;
+	}
+	return 0;
+}
+
 int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 {
 	struct fsgate_init init;
@@ -74,6 +108,13 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 	if (!preload_init_args(flags, event_f_flags, &env, &init)) {
 		if (env.fallback && access(FSGATE_DEVICE, F_OK))
 			return next_init(flags, event_f_flags);
+		if (flags & FAN_REPORT_PIDFD && env.report_proc)
+			preload_warn(&warned_pidfd,
+				     "FAN_REPORT_PIDFD cannot be served with FSGATE_REPORT_PROC=1");
+		errno = EINVAL;
+		return -1;
+	}
+	if (check_features(&init, &env)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -86,6 +127,12 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 	 */
 	if (fd < 0 && errno == EACCES)
 		errno = EPERM;
+	if (fd >= 0 && flags & FAN_REPORT_PIDFD && preload_track(fd)) {
+		close(fd);
+		preload_warn(&warned_pidfd, "FAN_REPORT_PIDFD needs a group fd below 65536");
+		errno = EMFILE;
+		return -1;
+	}
 	return fd;
 }
 
@@ -93,9 +140,10 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
  * An fsgate group fd answers FSGATE_IOC_STATS, which only reads counters;
  * a fanotify fd says ENOTTY. Asking the fd itself, rather than keeping a
  * list of the fds made here, stays right across dup(), fork() and fds
- * closed and reused, without interposing on close().
+ * closed and reused. read() asks it too before it rewrites what an fd
+ * of its list of FAN_REPORT_PIDFD groups gave (read.c).
  */
-static bool is_group(int fd)
+bool preload_is_group(int fd)
 {
 	struct fsgate_stats stats;
 
@@ -105,7 +153,7 @@ static bool is_group(int fd)
 int preload_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 			 int dirfd, const char *pathname)
 {
-	if (!is_group(fd))
+	if (!preload_is_group(fd))
 		return next_mark(fd, flags, mask, dirfd, pathname);
 	if (!preload_mark_flags_ok(flags)) {
 		errno = EINVAL;

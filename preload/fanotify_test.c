@@ -27,6 +27,30 @@ static struct fsgate_init seen;
 static int init_calls, mark_calls, next_calls, warnings;
 static char warning[256];
 static int device_there = 1;
+/* What the fake FSGATE_IOC_VERSION says, or fails with. */
+static uint64_t features;
+static int version_errno, version_calls;
+/* The fd fanotify_init() had read() rewrite, and whether it may. */
+static int tracked_fd, track_fails;
+
+int fsgate_version(struct fsgate_version *v)
+{
+	version_calls++;
+	if (version_errno) {
+		errno = version_errno;
+		return -1;
+	}
+	*v = (struct fsgate_version){ .abi = 1, .features = features };
+	return 0;
+}
+
+int preload_track(int fd)
+{
+	if (track_fails)
+		return -1;
+	tracked_fd = fd;
+	return 0;
+}
 
 int fsgate_init_ext(const struct fsgate_init *init)
 {
@@ -108,6 +132,13 @@ static int setup(void **state)
 	unsetenv("FSGATE_TIMEOUT_MS");
 	unsetenv("FSGATE_TIMEOUT_VERDICT");
 	unsetenv("FSGATE_FALLBACK");
+	unsetenv("FSGATE_ORPHAN_VERDICT");
+	unsetenv("FSGATE_EXCLUDE_SELF");
+	unsetenv("FSGATE_REPORT_PROC");
+	features = ~0ULL;
+	version_errno = version_calls = 0;
+	tracked_fd = -1;
+	track_fails = 0;
 	memset(&seen, 0xa5, sizeof(seen));
 	init_calls = mark_calls = next_calls = warnings = 0;
 	warning[0] = '\0';
@@ -165,7 +196,7 @@ static void unserved_flags_are_einval(void **state)
 	static const unsigned int unserved[] = {
 		FAN_REPORT_FID, FAN_REPORT_DIR_FID, FAN_REPORT_NAME,
 		FAN_REPORT_DFID_NAME, FAN_REPORT_TARGET_FID,
-		FAN_REPORT_PIDFD, FSGATE_EXCLUDE_SELF, 0x40000000,
+		FSGATE_EXCLUDE_SELF, FSGATE_REPORT_PERM, FSGATE_REPORT_PROC,
 		FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT,
 	};
 	size_t i;
@@ -177,6 +208,119 @@ static void unserved_flags_are_einval(void **state)
 		assert_int_equal(errno, EINVAL);
 	}
 	assert_int_equal(init_calls + next_calls + warnings, 0);
+}
+
+/* FAN_REPORT_PIDFD: process records, which read() makes pidfd records. */
+static void pidfd_asks_for_process_records(void **state)
+{
+	(void)state;
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_CLASS_CONTENT | FAN_REPORT_PIDFD |
+				       FAN_CLOEXEC, O_RDONLY), GROUP);
+	assert_int_equal(seen.flags, FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_REPORT_PROC);
+	assert_int_equal(tracked_fd, GROUP);
+	/* Without it, read() has nothing to do. */
+	will_return(fsgate_init_ext, 0);
+	tracked_fd = -1;
+	assert_int_equal(fanotify_init(FAN_CLASS_CONTENT, O_RDONLY), GROUP);
+	assert_int_equal(tracked_fd, -1);
+}
+
+/* As fanotify: a pidfd is for a process, not for a thread. */
+static void pidfd_with_tid_is_einval(void **state)
+{
+	(void)state;
+	assert_int_equal(fanotify_init(FAN_REPORT_PIDFD | FAN_REPORT_TID,
+				       O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(init_calls + warnings, 0);
+}
+
+static void pidfd_with_process_records_is_einval(void **state)
+{
+	(void)state;
+	setenv("FSGATE_REPORT_PROC", "1", 1);
+	assert_int_equal(fanotify_init(FAN_REPORT_PIDFD, O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(init_calls, 0);
+	assert_int_equal(warnings, 1);
+	assert_non_null(strstr(warning, "FSGATE_REPORT_PROC"));
+}
+
+/* Too many fds open to track the group's: it is not made. */
+static void untrackable_pidfd_group_is_emfile(void **state)
+{
+	(void)state;
+	track_fails = 1;
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_REPORT_PIDFD, O_RDONLY), -1);
+	assert_int_equal(errno, EMFILE);
+	assert_int_equal(warnings, 1);
+}
+
+/* What a fanotify program cannot ask for, the environment does. */
+static void environment_sets_layer_options(void **state)
+{
+	(void)state;
+	setenv("FSGATE_ORPHAN_VERDICT", "deny", 1);
+	setenv("FSGATE_EXCLUDE_SELF", "1", 1);
+	setenv("FSGATE_REPORT_PROC", "1", 1);
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_CLASS_CONTENT, O_RDONLY), GROUP);
+	assert_int_equal(seen.orphan_verdict, FSGATE_VERDICT_DENY);
+	assert_int_equal(seen.flags, FSGATE_CLASS_CONTENT | FSGATE_EXCLUDE_SELF |
+			 FSGATE_REPORT_PROC);
+	/* Process records the program asked for itself stay as they come. */
+	assert_int_equal(tracked_fd, -1);
+	setenv("FSGATE_EXCLUDE_SELF", "0", 1);
+	setenv("FSGATE_REPORT_PROC", "0", 1);
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_CLASS_CONTENT, O_RDONLY), GROUP);
+	assert_int_equal(seen.flags, FSGATE_CLASS_CONTENT);
+	assert_int_equal(version_calls, 1);
+}
+
+/* The feature bits say what the module lacks; the variable is named. */
+static void missing_feature_is_einval_naming_it(void **state)
+{
+	(void)state;
+	features = ~FSGATE_FEATURE_EXCLUDE_SELF;
+	setenv("FSGATE_EXCLUDE_SELF", "1", 1);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(init_calls, 0);
+	assert_int_equal(warnings, 1);
+	assert_non_null(strstr(warning, "FSGATE_EXCLUDE_SELF"));
+	unsetenv("FSGATE_EXCLUDE_SELF");
+	features = ~FSGATE_FEATURE_REPORT_PROC;
+	setenv("FSGATE_REPORT_PROC", "1", 1);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(warnings, 2);
+	assert_non_null(strstr(warning, "FSGATE_REPORT_PROC"));
+	assert_int_equal(init_calls, 0);
+}
+
+/* A module without process records: EINVAL, as a kernel without pidfds. */
+static void pidfd_without_process_records_is_einval(void **state)
+{
+	(void)state;
+	features = ~FSGATE_FEATURE_REPORT_PROC;
+	assert_int_equal(fanotify_init(FAN_REPORT_PIDFD, O_RDONLY), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(init_calls + warnings, 0);
+}
+
+/* Without the ioctl (ENOTTY) the module's FSGATE_IOC_INIT judges. */
+static void module_without_version_is_asked_anyway(void **state)
+{
+	(void)state;
+	version_errno = ENOTTY;
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_REPORT_PIDFD, O_RDONLY), GROUP);
+	assert_int_equal(version_calls, 1);
+	assert_int_equal(seen.flags, FSGATE_REPORT_PROC);
 }
 
 static void other_errors_pass_unchanged(void **state)
@@ -300,6 +444,14 @@ int main(void)
 		cmocka_unit_test_setup(environment_sets_priority_and_timeout, setup),
 		cmocka_unit_test_setup(bad_environment_is_einval_with_a_warning, setup),
 		cmocka_unit_test_setup(unserved_flags_are_einval, setup),
+		cmocka_unit_test_setup(pidfd_asks_for_process_records, setup),
+		cmocka_unit_test_setup(pidfd_with_tid_is_einval, setup),
+		cmocka_unit_test_setup(pidfd_with_process_records_is_einval, setup),
+		cmocka_unit_test_setup(untrackable_pidfd_group_is_emfile, setup),
+		cmocka_unit_test_setup(environment_sets_layer_options, setup),
+		cmocka_unit_test_setup(missing_feature_is_einval_naming_it, setup),
+		cmocka_unit_test_setup(pidfd_without_process_records_is_einval, setup),
+		cmocka_unit_test_setup(module_without_version_is_asked_anyway, setup),
 		cmocka_unit_test_setup(other_errors_pass_unchanged, setup),
 		cmocka_unit_test_setup(no_access_to_the_device_is_eperm_as_for_fanotify, setup),
 		cmocka_unit_test_setup(missing_module_is_enodev_with_a_warning, setup),

@@ -5,17 +5,22 @@
  * passing it on (FAN_ENABLE_AUDIT too: a module on a kernel without
  * audit refuses it with EINVAL, as fanotify_init() can not); the
  * responses' FAN_AUDIT and FAN_INFO go straight to the group fd, which
- * takes fanotify's layout. A flag it lacks (FID reporting, pidfds,
- * evictable and ignore marks, anything newer) fails with EINVAL, which
- * is what a kernel without the flag says, so that programs take the
- * fallback they already have for older kernels.
+ * takes fanotify's layout. FAN_REPORT_PIDFD is served by asking for
+ * fsgate's process-context records (FSGATE_REPORT_PROC), which the
+ * layer's read() turns into pidfd records (read.c). A flag it lacks (FID
+ * reporting, evictable and ignore marks, anything newer) fails with
+ * EINVAL, which is what a kernel without the flag says, so that
+ * programs take the fallback they already have for older kernels.
+ *
+ * What a fanotify program cannot ask for, the environment adds: an
+ * orphan verdict, FSGATE_EXCLUDE_SELF and FSGATE_REPORT_PROC (env.c).
  */
 #include "preload.h"
 
 #define SERVED_INIT_FLAGS (FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 			   FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 			   FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
-			   FSGATE_ENABLE_AUDIT)
+			   FSGATE_ENABLE_AUDIT | FAN_REPORT_PIDFD)
 
 _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 	       FSGATE_CLASS_PRE_CONTENT == FAN_CLASS_PRE_CONTENT &&
@@ -33,9 +38,14 @@ _Static_assert(FSGATE_INFO == FAN_INFO &&
 	       sizeof(struct fanotify_response_info_audit_rule),
 	       "fsgate's FSGATE_INFO is FAN_INFO");
 #endif
-/* FSGATE_EXCLUDE_SELF is fsgate's own: a fanotify program never asks it. */
-_Static_assert(!(SERVED_INIT_FLAGS & FSGATE_EXCLUDE_SELF),
-	       "fanotify has no EXCLUDE_SELF");
+/*
+ * FSGATE_EXCLUDE_SELF and the FSGATE_REPORT_* flags are fsgate's own: a
+ * fanotify program never asks them; FAN_REPORT_PIDFD is no fsgate flag.
+ */
+_Static_assert(!(SERVED_INIT_FLAGS & (FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO)),
+	       "fanotify has no EXCLUDE_SELF or fsgate records");
+_Static_assert(!(FSGATE_INIT_FLAGS & FAN_REPORT_PIDFD),
+	       "FAN_REPORT_PIDFD is not an fsgate flag");
 
 bool preload_init_args(unsigned int flags, unsigned int event_f_flags,
 		      const struct preload_env *env, struct fsgate_init *init)
@@ -45,13 +55,29 @@ bool preload_init_args(unsigned int flags, unsigned int event_f_flags,
 	/* Both class bits: fanotify has no such class either. */
 	if ((flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_MASK)
 		return false;
+	if (flags & FAN_REPORT_PIDFD) {
+		/* fanotify's rule: a pidfd is for a process, not a thread. */
+		if (flags & FAN_REPORT_TID)
+			return false;
+		/*
+		 * The pidfd record takes the process-context record's place;
+		 * both would need a buffer larger than the one read() got.
+		 */
+		if (env->report_proc)
+			return false;
+	}
 	*init = (struct fsgate_init){
-		.flags = flags,
+		.flags = flags & ~FAN_REPORT_PIDFD,
 		.event_f_flags = event_f_flags,
 		.priority = env->priority,
 		.timeout_ms = env->timeout_ms,
 		.timeout_verdict = env->timeout_verdict,
+		.orphan_verdict = env->orphan_verdict,
 	};
+	if (flags & FAN_REPORT_PIDFD || env->report_proc)
+		init->flags |= FSGATE_REPORT_PROC;
+	if (env->exclude_self)
+		init->flags |= FSGATE_EXCLUDE_SELF;
 	return true;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * syscall(SYS_fanotify_init, ...) and syscall(SYS_fanotify_mark, ...)
- * served like the libc functions; every other number goes to libc's
- * syscall() with its arguments as they came.
+ * syscall(SYS_fanotify_init, ...), syscall(SYS_fanotify_mark, ...) and
+ * syscall(SYS_read, ...) served like the libc functions; every other
+ * number goes to libc's syscall() with its arguments as they came.
  *
  * syscall() is variadic and does not say how many arguments it has, so
  * six are taken and passed on, as libc's own syscall() does. That needs
@@ -21,18 +21,7 @@
 
 typedef long syscall_fn(long number, ...);
 
-/* Looked up once: some programs make every futex call through syscall(). */
-static syscall_fn *next_syscall(void)
-{
-	static syscall_fn *next;
-	syscall_fn *fn = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
-
-	if (!fn) {
-		fn = (syscall_fn *)preload_next("syscall");
-		__atomic_store_n(&next, fn, __ATOMIC_RELEASE);
-	}
-	return fn;
-}
+static void *next_syscall;
 
 long syscall(long number, ...)
 {
@@ -51,8 +40,10 @@ long syscall(long number, ...)
 	case SYS_fanotify_mark:
 		return preload_fanotify_mark(a[0], a[1], a[2], a[3],
 					    (const char *)a[4]);
+	case SYS_read:
+		return preload_read(a[0], (void *)a[1], a[2]);
 	}
-	next = next_syscall();
+	next = (syscall_fn *)preload_next_cached(&next_syscall, "syscall");
 	if (!next) {
 		errno = ENOSYS;
 		return -1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * cmocka: syscall() serves the two fanotify numbers and hands every
- * other one, with all six arguments, to the next syscall().
+ * cmocka: syscall() serves the two fanotify numbers and read's, and
+ * hands every other one, with all six arguments, to the next syscall().
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -31,6 +31,15 @@ int preload_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 	check_expected(dirfd);
 	check_expected(pathname);
 	errno = ENOENT;
+	return -1;
+}
+
+ssize_t preload_read(int fd, void *buf, size_t count)
+{
+	check_expected(fd);
+	check_expected(buf);
+	check_expected(count);
+	errno = EAGAIN;
 	return -1;
 }
 
@@ -78,6 +87,20 @@ static void fanotify_mark_number_is_served(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* A pidfd group's events are rewritten whichever way they are read. */
+static void read_number_is_served(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	expect_value(preload_read, fd, 5);
+	expect_value(preload_read, buf, buf);
+	expect_value(preload_read, count, sizeof(buf));
+	errno = 0;
+	assert_int_equal(syscall(SYS_read, 5, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, EAGAIN);
+}
+
 static void other_numbers_go_on_with_six_arguments(void **state)
 {
 	(void)state;
@@ -94,6 +117,7 @@ int main(void)
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fanotify_init_number_is_served),
 		cmocka_unit_test(fanotify_mark_number_is_served),
+		cmocka_unit_test(read_number_is_served),
 		cmocka_unit_test(other_numbers_go_on_with_six_arguments),
 	};
 

@@ -39,13 +39,23 @@ static void usage(FILE *f)
 "                              0 for the module's default, \"none\" for no bound\n"
 "      --timeout-verdict allow|deny\n"
 "                              verdict when that wait runs out (default allow)\n"
+"      --orphan-verdict allow|deny\n"
+"                              verdict for the accesses PROGRAM was asked\n"
+"                              about when its group goes away, as when it\n"
+"                              dies (default allow)\n"
+"      --exclude-self          PROGRAM and the processes it starts are\n"
+"                              neither told nor asked about their own\n"
+"                              accesses\n"
+"      --process-context       append fsgate's process-context record to\n"
+"                              every event PROGRAM reads\n"
 "      --fallback              use in-tree fanotify when fsgate.ko is not\n"
 "                              loaded, instead of failing with ENODEV\n"
 "  -h, --help                  show this help and exit\n"
 "  -V, --version               show the version and exit\n"
 "\n"
 "The options become FSGATE_PRIORITY, FSGATE_TIMEOUT_MS,\n"
-"FSGATE_TIMEOUT_VERDICT and FSGATE_FALLBACK=1 in PROGRAM's environment,\n"
+"FSGATE_TIMEOUT_VERDICT, FSGATE_ORPHAN_VERDICT, FSGATE_EXCLUDE_SELF=1,\n"
+"FSGATE_REPORT_PROC=1 and FSGATE_FALLBACK=1 in PROGRAM's environment,\n"
 "and the layer is prepended to LD_PRELOAD. It is looked for in ../lib/\n"
 "beside fsgate-run, or at $FSGATE_FANOTIFY_LIB.\n"
 "\n"
@@ -125,7 +135,17 @@ static void set(const char *var, const char *value,
 		fail("setenv: %s", strerror(errno));
 }
 
-enum { OPT_TIMEOUT_VERDICT = 256, OPT_FALLBACK };
+/* An option without a value sets its 0|1 variable to 1. */
+static void set_switch(const char *var)
+{
+	if (setenv(var, "1", 1))
+		fail("setenv: %s", strerror(errno));
+}
+
+enum {
+	OPT_TIMEOUT_VERDICT = 256, OPT_ORPHAN_VERDICT, OPT_EXCLUDE_SELF,
+	OPT_PROCESS_CONTEXT, OPT_FALLBACK,
+};
 
 static void parse_options(int argc, char **argv)
 {
@@ -133,6 +153,9 @@ static void parse_options(int argc, char **argv)
 		{ "priority", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "timeout-verdict", required_argument, NULL, OPT_TIMEOUT_VERDICT },
+		{ "orphan-verdict", required_argument, NULL, OPT_ORPHAN_VERDICT },
+		{ "exclude-self", no_argument, NULL, OPT_EXCLUDE_SELF },
+		{ "process-context", no_argument, NULL, OPT_PROCESS_CONTEXT },
 		{ "fallback", no_argument, NULL, OPT_FALLBACK },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -155,9 +178,18 @@ static void parse_options(int argc, char **argv)
 			set("FSGATE_TIMEOUT_VERDICT", optarg, preload_parse_verdict,
 			    "timeout verdict (\"allow\" or \"deny\")");
 			break;
+		case OPT_ORPHAN_VERDICT:
+			set("FSGATE_ORPHAN_VERDICT", optarg, preload_parse_verdict,
+			    "orphan verdict (\"allow\" or \"deny\")");
+			break;
+		case OPT_EXCLUDE_SELF:
+			set_switch("FSGATE_EXCLUDE_SELF");
+			break;
+		case OPT_PROCESS_CONTEXT:
+			set_switch("FSGATE_REPORT_PROC");
+			break;
 		case OPT_FALLBACK:
-			if (setenv("FSGATE_FALLBACK", "1", 1))
-				fail("setenv: %s", strerror(errno));
+			set_switch("FSGATE_FALLBACK");
 			break;
 		case 'h':
 			usage(stdout);
@@ -175,7 +207,14 @@ static void parse_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	struct preload_env env;
+	const char *bad;
+
 	parse_options(argc, argv);
+	/* A bad value inherited in the environment fails here too. */
+	bad = preload_env_read(&env);
+	if (bad)
+		fail("%s", bad);
 	if (optind >= argc) {
 		fprintf(stderr, "%s: no PROGRAM given\n", program);
 		fprintf(stderr, "Try '%s --help' for more information.\n", program);

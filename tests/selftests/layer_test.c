@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fanotify layer (libfsgate-fanotify.so, under fsgate-run): what it
+ * serves beyond fanotify's flags as fsgate has them. FAN_REPORT_PIDFD is
+ * compared with the kernel's own fanotify side by side: the same program
+ * steps run once in this process on in-tree fanotify and once in this
+ * program re-run under fsgate-run, and must give the same records. The
+ * layer's variables (orphan verdict, FSGATE_EXCLUDE_SELF,
+ * FSGATE_REPORT_PROC) are checked against a run without them.
+ *
+ * Run under fsgate-run, this program does one step (LAYER_MODE_ENV) and
+ * writes what it saw to the fd LAYER_OUT_ENV names.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+#include "perm_util.h"
+
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+
+#define FSGATE_RUN "/fsgate/bin/fsgate-run"
+#define LAYER_MODE_ENV "FSGATE_LAYER_TEST_MODE"
+#define LAYER_FILE_ENV "FSGATE_LAYER_TEST_FILE"
+#define LAYER_OUT_ENV "FSGATE_LAYER_TEST_OUT"
+#define WAIT_MS 10000	/* for what must come */
+
+/* An event with its records, aligned as a reader's buffer should be. */
+struct event_buf {
+	struct fanotify_event_metadata meta;
+	unsigned char info[256];
+} __attribute__((aligned(8)));
+
+/* The accessor of a pidfd run: alive while the pidfd is checked, or not. */
+enum accessor { PERM_ALIVE, NOTIF_ALIVE, NOTIF_GONE };
+
+/* What one FAN_REPORT_PIDFD run saw; compared field by field. */
+struct pidfd_outcome {
+	int step;		/* 0, or the step that failed */
+	int err;		/* errno of that step */
+	int event_len;
+	int metadata_len;
+	int pid_is_accessor;	/* metadata.pid */
+	int info_type;
+	int info_len;
+	int pidfd;		/* 1 for a pidfd, else FAN_NOPIDFD or FAN_EPIDFD */
+	int pidfd_pid_is_accessor;	/* its fdinfo's Pid: */
+	int pidfd_signals;	/* pidfd_send_signal(pidfd, 0) works */
+	int pidfd_cloexec;
+};
+
+/* Fill @o from the event in @e, whose access @pid made. */
+static void pidfd_record(const struct event_buf *e, ssize_t n, pid_t pid,
+			 struct pidfd_outcome *o)
+{
+	struct fanotify_event_info_pidfd rec;
+	char value[32];
+	int pidfd;
+
+	o->event_len = e->meta.event_len;
+	o->metadata_len = e->meta.metadata_len;
+	o->pid_is_accessor = e->meta.pid == pid;
+	if (n < (ssize_t)e->meta.event_len ||
+	    e->meta.event_len < e->meta.metadata_len + sizeof(rec)) {
+		o->step = 5;
+		return;
+	}
+	memcpy(&rec, (const char *)e + e->meta.metadata_len, sizeof(rec));
+	o->info_type = rec.hdr.info_type;
+	o->info_len = rec.hdr.len;
+	pidfd = rec.pidfd;
+	if (pidfd < 0) {
+		o->pidfd = pidfd;
+		return;
+	}
+	o->pidfd = 1;
+	o->pidfd_pid_is_accessor = !fsgate_test_fdinfo(pidfd, "Pid", value,
+							sizeof(value)) &&
+				   atoi(value) == pid;
+	o->pidfd_signals = syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
+	o->pidfd_cloexec = (fcntl(pidfd, F_GETFD) & FD_CLOEXEC) != 0;
+	close(pidfd);
+}
+
+/*
+ * What a fanotify program with FAN_REPORT_PIDFD does: mark @file, let a
+ * child open it and read the event. The child stays until the record is
+ * checked, or (NOTIF_GONE) is reaped before the event is read.
+ */
+static void pidfd_run(enum accessor a, const char *file, struct pidfd_outcome *o)
+{
+	unsigned int class = a == PERM_ALIVE ? FAN_CLASS_CONTENT : FAN_CLASS_NOTIF;
+	uint64_t mask = a == PERM_ALIVE ? FAN_OPEN_PERM : FAN_OPEN;
+	struct event_buf e;
+	int g, hold[2];
+	ssize_t n;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	g = fanotify_init(class | FAN_CLOEXEC | FAN_REPORT_PIDFD,
+			  O_RDONLY | O_CLOEXEC);
+	if (g < 0) {
+		o->step = 1;
+		o->err = errno;
+		return;
+	}
+	if (fanotify_mark(g, FAN_MARK_ADD, mask, AT_FDCWD, file) ||
+	    pipe2(hold, O_CLOEXEC)) {
+		o->step = 2;
+		o->err = errno;
+		close(g);
+		return;
+	}
+	pid = fork();
+	if (!pid) {
+		int fd = open(file, O_RDONLY);
+		char c;
+
+		if (fd >= 0)
+			close(fd);
+		close(hold[1]);
+		if (a != NOTIF_GONE && read(hold[0], &c, 1) < 0)
+			_exit(2);
+		_exit(fd < 0 ? 1 : 0);
+	}
+	close(hold[0]);
+	if (a == NOTIF_GONE) {
+		close(hold[1]);
+		hold[1] = -1;
+		if (reap(pid))
+			o->step = 3;
+	}
+	if (!readable(g, WAIT_MS)) {
+		o->step = 4;
+	} else {
+		n = read(g, &e, sizeof(e));
+		if (n < (ssize_t)FAN_EVENT_METADATA_LEN) {
+			o->step = 4;
+			o->err = errno;
+		} else {
+			pidfd_record(&e, n, pid, o);
+			if (a == PERM_ALIVE && e.meta.fd >= 0)
+				answer(g, e.meta.fd, FAN_ALLOW);
+			else if (e.meta.fd >= 0)
+				close(e.meta.fd);
+		}
+	}
+	if (a != NOTIF_GONE) {
+		close(hold[1]);
+		if (reap(pid) && !o->step)
+			o->step = 6;
+	}
+	close(g);
+}
+
+/* Write @len bytes of @out to the fd LAYER_OUT_ENV names. */
+static void report(const void *out, size_t len)
+{
+	const char *fd = getenv(LAYER_OUT_ENV);
+
+	if (!fd || write(atoi(fd), out, len) != (ssize_t)len)
+		_exit(120);
+}
+
+/* fanotify_init(FAN_REPORT_PIDFD | FAN_REPORT_TID): its errno, or 0. */
+static int pidfd_tid_errno(void)
+{
+	int g = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_PIDFD |
+			      FAN_REPORT_TID, O_RDONLY);
+
+	if (g >= 0) {
+		close(g);
+		return 0;
+	}
+	return errno;
+}
+
+/*
+ * An unanswering daemon: says "R" once its mark is in, "E" once it has
+ * read an event, then waits to be killed.
+ */
+static int silent_daemon(const char *file)
+{
+	struct event_buf e;
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, file))
+		return 10;
+	report("R", 1);
+	if (read(g, &e, sizeof(e)) < (ssize_t)FAN_EVENT_METADATA_LEN)
+		return 11;
+	report("E", 1);
+	for (;;)
+		pause();
+}
+
+/*
+ * A daemon whose child opens @file: how many times it was asked
+ * (answering allow), and the child's exit status. Reported as two ints.
+ */
+static int asking_daemon(const char *file)
+{
+	struct fanotify_event_metadata ev;
+	int out[2] = { 0, -1 }, status, i;
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK,
+			      O_RDONLY);
+	pid_t pid;
+
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, file))
+		return 10;
+	pid = spawn_open(file, O_RDONLY, 0);
+	for (i = 0; i < WAIT_MS / 50; i++) {
+		/* The poll is also the loop's pause. */
+		if (readable(g, 50) && read(g, &ev, sizeof(ev)) == sizeof(ev)) {
+			out[0]++;
+			answer(g, ev.fd, FAN_ALLOW);
+		}
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			out[1] = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+			break;
+		}
+	}
+	report(out, sizeof(out));
+	return 0;
+}
+
+/*
+ * A notification daemon: the event of its child's open, and whether a
+ * process record came with it naming the child. Reported as three ints:
+ * event_len, record found, its tgid is the child.
+ */
+static int records_daemon(const char *file)
+{
+	const struct fsgate_info_proc *proc;
+	int out[3] = { 0 };
+	struct event_buf e;
+	int g = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC, O_RDONLY);
+	pid_t pid;
+
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN, AT_FDCWD, file))
+		return 10;
+	pid = spawn_open(file, O_RDONLY, 0);
+	if (reap(pid) || !readable(g, WAIT_MS) ||
+	    read(g, &e, sizeof(e)) < (ssize_t)FAN_EVENT_METADATA_LEN)
+		return 11;
+	out[0] = e.meta.event_len;
+	proc = fsgate_info_proc(&e.meta);
+	out[1] = proc != NULL;
+	out[2] = proc && proc->tgid == pid;
+	report(out, sizeof(out));
+	return 0;
+}
+
+/* What overflow_daemon() saw. */
+struct overflow_outcome {
+	int step;
+	int events;
+	int with_pidfd;		/* events with a pidfd of their process */
+	int overflow_len;	/* the FAN_Q_OVERFLOW's event_len, 0 if none */
+	int overflow_info_type;
+	int overflow_pidfd;
+};
+
+/*
+ * A FAN_REPORT_PIDFD daemon whose queue overflows: it writes files in
+ * @dir, more than the module queues (the test lowers max_queued_events),
+ * then reads them all in one read().
+ */
+static int overflow_daemon(const char *dir, struct overflow_outcome *o)
+{
+	union {
+		struct fanotify_event_metadata meta;
+		char b[4096];
+	} buf;
+	struct fanotify_event_metadata *ev;
+	struct fanotify_event_info_pidfd rec;
+	char path[128];
+	ssize_t n;
+	int g, i;
+
+	memset(o, 0, sizeof(*o));
+	g = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_REPORT_PIDFD,
+			  O_RDONLY | O_CLOEXEC);
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				   FAN_CLOSE_WRITE, AT_FDCWD, dir))
+		return o->step = 1;
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/overflow%d", dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	n = read(g, &buf, sizeof(buf));
+	if (n < (ssize_t)FAN_EVENT_METADATA_LEN)
+		return o->step = 2;
+	for (ev = &buf.meta; FAN_EVENT_OK(ev, n); ev = FAN_EVENT_NEXT(ev, n)) {
+		o->events++;
+		if (ev->event_len < ev->metadata_len + sizeof(rec))
+			continue;
+		memcpy(&rec, (char *)ev + ev->metadata_len, sizeof(rec));
+		if (ev->mask & FAN_Q_OVERFLOW) {
+			o->overflow_len = ev->event_len;
+			o->overflow_info_type = rec.hdr.info_type;
+			o->overflow_pidfd = rec.pidfd;
+		} else if (rec.hdr.info_type == FAN_EVENT_INFO_TYPE_PIDFD &&
+			   rec.pidfd >= 0) {
+			o->with_pidfd++;
+			close(rec.pidfd);
+		}
+		if (ev->fd >= 0)
+			close(ev->fd);
+	}
+	close(g);
+	return 0;
+}
+
+/*
+ * A group as the layer makes it: its orphan verdict and FSGATE_* flags,
+ * from its fdinfo's fsgate-group line. Reported as two ints: 1 for deny,
+ * and the flags.
+ */
+static int group_daemon(void)
+{
+	int out[2] = { -1, -1 };
+	char path[64], line[512], *p;
+	unsigned int flags;
+	FILE *f;
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+
+	if (g < 0)
+		return 10;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "fsgate-group ", 13))
+			continue;
+		p = strstr(line, " flags:0x");
+		if (p && sscanf(p, " flags:0x%x", &flags) == 1)
+			out[1] = flags;
+		out[0] = strstr(line, " orphan-verdict:deny") != NULL;
+	}
+	if (f)
+		fclose(f);
+	report(out, sizeof(out));
+	return 0;
+}
+
+/* Run as one step of a fanotify program, when fsgate-run starts us so. */
+static void __attribute__((constructor)) layer_mode(void)
+{
+	const char *mode = getenv(LAYER_MODE_ENV);
+	const char *file = getenv(LAYER_FILE_ENV);
+	struct pidfd_outcome o;
+	int err;
+
+	if (!mode || !file)
+		return;
+	if (!strcmp(mode, "perm") || !strcmp(mode, "notif") ||
+	    !strcmp(mode, "gone")) {
+		pidfd_run(!strcmp(mode, "perm") ? PERM_ALIVE :
+			  !strcmp(mode, "notif") ? NOTIF_ALIVE : NOTIF_GONE,
+			  file, &o);
+		report(&o, sizeof(o));
+		_exit(0);
+	}
+	if (!strcmp(mode, "tid")) {
+		err = pidfd_tid_errno();
+		report(&err, sizeof(err));
+		_exit(0);
+	}
+	if (!strcmp(mode, "overflow")) {
+		struct overflow_outcome of;
+
+		overflow_daemon(file, &of);
+		report(&of, sizeof(of));
+		_exit(0);
+	}
+	if (!strcmp(mode, "group"))
+		_exit(group_daemon());
+	if (!strcmp(mode, "silent"))
+		_exit(silent_daemon(file));
+	if (!strcmp(mode, "asking"))
+		_exit(asking_daemon(file));
+	if (!strcmp(mode, "records"))
+		_exit(records_daemon(file));
+	_exit(121);
+}
+
+/*
+ * Start this program under fsgate-run in @mode on @file, with the
+ * variable @var (NAME=VALUE, or NULL) and the fsgate-run option @opt (or
+ * NULL). Its reports come on *@rfd. Return its pid.
+ */
+static pid_t layer_start(const char *mode, const char *file, const char *var,
+			 const char *opt, int *rfd)
+{
+	char exe[256], out[16];
+	int p[2];
+	ssize_t n;
+	pid_t pid;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0 || pipe(p))
+		return -1;
+	exe[n] = 0;
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		snprintf(out, sizeof(out), "%d", p[1]);
+		setenv(LAYER_MODE_ENV, mode, 1);
+		setenv(LAYER_FILE_ENV, file, 1);
+		setenv(LAYER_OUT_ENV, out, 1);
+		if (var)
+			putenv((char *)var);
+		if (opt)
+			execl(FSGATE_RUN, FSGATE_RUN, opt, "--", exe, (char *)NULL);
+		else
+			execl(FSGATE_RUN, FSGATE_RUN, "--", exe, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	*rfd = p[0];
+	return pid;
+}
+
+/* Read @len bytes of report from @rfd within WAIT_MS. Return 0 or -1. */
+static int layer_report(int rfd, void *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		if (!readable(rfd, WAIT_MS))
+			return -1;
+		n = read(rfd, (char *)buf + got, len - got);
+		if (n <= 0)
+			return -1;
+		got += n;
+	}
+	return 0;
+}
+
+/* Run @mode to its end; its report into @buf. Return its exit status. */
+static int layer_run(const char *mode, const char *file, const char *var,
+		     const char *opt, void *buf, size_t len)
+{
+	int rfd, status;
+	pid_t pid = layer_start(mode, file, var, opt, &rfd);
+
+	if (pid < 0)
+		return -1;
+	if (layer_report(rfd, buf, len))
+		kill(pid, SIGKILL);
+	close(rfd);
+	status = reap(pid);
+	return status;
+}
+
+FIXTURE(layer) {
+	char dir[64];
+	char file[96];
+};
+
+FIXTURE_SETUP(layer)
+{
+	self->dir[0] = '\0';
+	if (access(FSGATE_RUN, X_OK))
+		SKIP(return, "no %s in this guest", FSGATE_RUN);
+	ASSERT_EQ(0, fsgate_test_tmpfs("layer", self->dir, sizeof(self->dir)));
+	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
+	write_file(self->file, "content\n");
+}
+
+FIXTURE_TEARDOWN(layer)
+{
+	if (self->dir[0])
+		fsgate_test_tmpfs_done(self->dir);
+}
+
+/* In-tree fanotify and the layer give the same outcome, field by field. */
+static void expect_same(struct __test_metadata *_metadata,
+			const struct pidfd_outcome *fa,
+			const struct pidfd_outcome *fs)
+{
+	EXPECT_EQ(fa->step, fs->step);
+	EXPECT_EQ(fa->err, fs->err);
+	EXPECT_EQ(fa->event_len, fs->event_len);
+	EXPECT_EQ(fa->metadata_len, fs->metadata_len);
+	EXPECT_EQ(fa->pid_is_accessor, fs->pid_is_accessor);
+	EXPECT_EQ(fa->info_type, fs->info_type);
+	EXPECT_EQ(fa->info_len, fs->info_len);
+	EXPECT_EQ(fa->pidfd, fs->pidfd);
+	EXPECT_EQ(fa->pidfd_pid_is_accessor, fs->pidfd_pid_is_accessor);
+	EXPECT_EQ(fa->pidfd_signals, fs->pidfd_signals);
+	EXPECT_EQ(fa->pidfd_cloexec, fs->pidfd_cloexec);
+}
+
+/* Run @a on in-tree fanotify and under the layer; both into @fa, @fs. */
+static void pidfd_both(struct __test_metadata *_metadata, const char *mode,
+		       enum accessor a, const char *file,
+		       struct pidfd_outcome *fa, struct pidfd_outcome *fs)
+{
+	struct fsgate_stats st;
+	int g;
+
+	/* This process is not preloaded: its fanotify is the kernel's. */
+	g = fanotify_init(FAN_CLASS_NOTIF, O_RDONLY);
+	ASSERT_LE(0, g);
+	ASSERT_NE(0, fsgate_stats(g, &st));
+	close(g);
+	pidfd_run(a, file, fa);
+	memset(fs, 0xa5, sizeof(*fs));
+	ASSERT_EQ(0, layer_run(mode, file, NULL, NULL, fs, sizeof(*fs)));
+	expect_same(_metadata, fa, fs);
+}
+
+/* A pidfd record as fanotify's, holding the accessor's pidfd. */
+static void expect_accessor_pidfd(struct __test_metadata *_metadata,
+				  const struct pidfd_outcome *o)
+{
+	EXPECT_EQ(0, o->step);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, o->event_len);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o->info_type);
+	EXPECT_EQ(8, o->info_len);
+	EXPECT_EQ(1, o->pidfd);
+	EXPECT_EQ(1, o->pidfd_pid_is_accessor);
+	EXPECT_EQ(1, o->pidfd_signals);
+	EXPECT_EQ(1, o->pidfd_cloexec);
+}
+
+/* The accessor waits for the answer: its pidfd, as fanotify gives it. */
+TEST_F_TIMEOUT(layer, pidfd_on_permission_event_as_fanotify, 120)
+{
+	struct pidfd_outcome fa, fs;
+
+	pidfd_both(_metadata, "perm", PERM_ALIVE, self->file, &fa, &fs);
+	expect_accessor_pidfd(_metadata, &fs);
+}
+
+/* A notification event of a process still running: its pidfd. */
+TEST_F_TIMEOUT(layer, pidfd_on_notification_event_as_fanotify, 120)
+{
+	struct pidfd_outcome fa, fs;
+
+	pidfd_both(_metadata, "notif", NOTIF_ALIVE, self->file, &fa, &fs);
+	expect_accessor_pidfd(_metadata, &fs);
+}
+
+/* The process exited before the event was read: FAN_NOPIDFD. */
+TEST_F_TIMEOUT(layer, pidfd_of_exited_process_is_nopidfd, 120)
+{
+	struct pidfd_outcome fa, fs;
+
+	pidfd_both(_metadata, "gone", NOTIF_GONE, self->file, &fa, &fs);
+	EXPECT_EQ(0, fs.step);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, fs.info_type);
+	EXPECT_EQ(FAN_NOPIDFD, fs.pidfd);
+}
+
+/*
+ * FAN_Q_OVERFLOW has no process, and fanotify gives it a pidfd record
+ * saying FAN_NOPIDFD: so does the layer.
+ */
+TEST_F_TIMEOUT(layer, overflow_event_carries_nopidfd, 120)
+{
+	struct overflow_outcome o;
+	char old[32];
+	int status;
+
+	ASSERT_EQ(0, fsgate_test_param("max_queued_events", "2", old,
+				       sizeof(old)));
+	status = layer_run("overflow", self->dir, NULL, NULL, &o, sizeof(o));
+	fsgate_test_param("max_queued_events", old, NULL, 0);
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(0, o.step);
+	EXPECT_EQ(3, o.events);
+	EXPECT_EQ(2, o.with_pidfd);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, o.overflow_len);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o.overflow_info_type);
+	EXPECT_EQ(FAN_NOPIDFD, o.overflow_pidfd);
+}
+
+/* As fanotify: FAN_REPORT_PIDFD with FAN_REPORT_TID is EINVAL. */
+TEST_F_TIMEOUT(layer, pidfd_with_tid_is_einval, 120)
+{
+	int fs = -1;
+
+	EXPECT_EQ(EINVAL, pidfd_tid_errno());
+	ASSERT_EQ(0, layer_run("tid", self->file, NULL, NULL, &fs, sizeof(fs)));
+	EXPECT_EQ(EINVAL, fs);
+}
+
+/*
+ * FSGATE_ORPHAN_VERDICT=deny: the access a killed daemon was asked about
+ * is denied; by default it is allowed.
+ */
+TEST_F_TIMEOUT(layer, orphan_verdict_from_environment, 120)
+{
+	static const char *const vars[] = {
+		"FSGATE_ORPHAN_VERDICT=deny", "FSGATE_ORPHAN_VERDICT=allow", NULL,
+	};
+	static const int want[] = { EPERM, 0, 0 };
+	int i, rfd;
+	char c;
+	pid_t daemon, accessor;
+
+	for (i = 0; i < 3; i++) {
+		daemon = layer_start("silent", self->file, vars[i], NULL, &rfd);
+		ASSERT_LE(0, daemon);
+		ASSERT_EQ(0, layer_report(rfd, &c, 1));
+		ASSERT_EQ('R', c);
+		accessor = spawn_open(self->file, O_RDONLY, 0);
+		ASSERT_LE(0, accessor);
+		ASSERT_EQ(0, layer_report(rfd, &c, 1));
+		ASSERT_EQ('E', c);
+		close(rfd);
+		kill(daemon, SIGKILL);
+		reap(daemon);
+		EXPECT_EQ(want[i], reap(accessor)) {
+			TH_LOG("with %s", vars[i] ? vars[i] : "no variable");
+		}
+	}
+}
+
+/*
+ * fsgate-run --exclude-self: the daemon's own child opens without the
+ * daemon being asked; without it the daemon is asked.
+ */
+TEST_F_TIMEOUT(layer, exclude_self_spares_the_daemons_children, 120)
+{
+	int out[2];
+
+	ASSERT_EQ(0, layer_run("asking", self->file, NULL, "--exclude-self",
+			       out, sizeof(out)));
+	EXPECT_EQ(0, out[0]);
+	EXPECT_EQ(0, out[1]);
+	ASSERT_EQ(0, layer_run("asking", self->file, "FSGATE_EXCLUDE_SELF=1",
+			       NULL, out, sizeof(out)));
+	EXPECT_EQ(0, out[0]);
+	EXPECT_EQ(0, out[1]);
+	ASSERT_EQ(0, layer_run("asking", self->file, NULL, NULL, out,
+			       sizeof(out)));
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(0, out[1]);
+}
+
+/*
+ * FSGATE_REPORT_PROC=1: every event carries fsgate's process record,
+ * naming the accessor; without it, the bare metadata.
+ */
+TEST_F_TIMEOUT(layer, process_records_from_environment, 120)
+{
+	int out[3];
+
+	ASSERT_EQ(0, layer_run("records", self->file, "FSGATE_REPORT_PROC=1",
+			       NULL, out, sizeof(out)));
+	EXPECT_LE(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PROC_LEN_V1, out[0]);
+	EXPECT_EQ(1, out[1]);
+	EXPECT_EQ(1, out[2]);
+	ASSERT_EQ(0, layer_run("records", self->file, NULL, "--process-context",
+			       out, sizeof(out)));
+	EXPECT_EQ(1, out[1]);
+	ASSERT_EQ(0, layer_run("records", self->file, NULL, NULL, out,
+			       sizeof(out)));
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN, out[0]);
+	EXPECT_EQ(0, out[1]);
+}
+
+/* fsgate-run's options reach the group the layer makes. */
+TEST_F_TIMEOUT(layer, fsgate_run_options_reach_the_group, 120)
+{
+	int out[2];
+
+	ASSERT_EQ(0, layer_run("group", self->file, NULL, NULL, out,
+			       sizeof(out)));
+	EXPECT_EQ(0, out[0]);
+	EXPECT_EQ(FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC, out[1]);
+	ASSERT_EQ(0, layer_run("group", self->file, NULL, "--orphan-verdict=deny",
+			       out, sizeof(out)));
+	EXPECT_EQ(1, out[0]);
+	ASSERT_EQ(0, layer_run("group", self->file, "FSGATE_REPORT_PROC=1",
+			       "--exclude-self", out, sizeof(out)));
+	EXPECT_EQ(FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC | FSGATE_EXCLUDE_SELF |
+		  FSGATE_REPORT_PROC, out[1]);
+}
+
+/*
+ * A bad value, given as an option or found in the environment: named on
+ * standard error, exit status 125, PROGRAM not run.
+ */
+TEST_F_TIMEOUT(layer, fsgate_run_refuses_bad_values, 120)
+{
+	static const struct {
+		const char *opt, *var, *said;
+	} bad[] = {
+		{ "--orphan-verdict=maybe", NULL, "invalid orphan verdict" },
+		{ NULL, "FSGATE_ORPHAN_VERDICT=maybe", "FSGATE_ORPHAN_VERDICT=maybe" },
+		{ NULL, "FSGATE_EXCLUDE_SELF=yes", "FSGATE_EXCLUDE_SELF=yes" },
+		{ NULL, "FSGATE_REPORT_PROC=2", "FSGATE_REPORT_PROC=2" },
+	};
+	char err[512];
+	int i, p[2];
+	ssize_t n;
+	pid_t pid;
+
+	for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			dup2(p[1], STDERR_FILENO);
+			if (bad[i].var)
+				putenv((char *)bad[i].var);
+			if (bad[i].opt)
+				execl(FSGATE_RUN, FSGATE_RUN, bad[i].opt, "--",
+				      "/fsgate/no-such-program", (char *)NULL);
+			else
+				execl(FSGATE_RUN, FSGATE_RUN, "--",
+				      "/fsgate/no-such-program", (char *)NULL);
+			_exit(1);
+		}
+		close(p[1]);
+		EXPECT_EQ(125, reap(pid));
+		n = read(p[0], err, sizeof(err) - 1);
+		close(p[0]);
+		err[n > 0 ? n : 0] = '\0';
+		EXPECT_NE(NULL, strstr(err, bad[i].said)) {
+			TH_LOG("stderr: %s", err);
+		}
+	}
+}
+
+TEST_HARNESS_MAIN
