@@ -27,8 +27,10 @@
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
 
+#include "compat.h"
 #include "filter.h"
 #include "group.h"
+#include "who.h"
 
 /* Serialises the replacing of every group's filter; see above. */
 static DEFINE_MUTEX(fsgate_filter_mutex);
@@ -120,7 +122,10 @@ static void fsgate_filter_data_fill(struct fsgate_filter_data *data,
 				    const struct path *path)
 {
 	struct inode *inode = d_inode(path->dentry);
+	struct cgroup *cgrp = fsgate_compat_current_cgroup();
+	struct inode *exe = fsgate_current_exe();
 	loff_t size = i_size_read(inode);
+	u64 cgroup = cgrp ? cgroup_id(cgrp) : 0;
 
 	*data = (struct fsgate_filter_data){
 		.mask = mask,
@@ -132,6 +137,13 @@ static void fsgate_filter_data_fill(struct fsgate_filter_data *data,
 		.dev = new_encode_dev(inode->i_sb->s_dev),
 		.uid = from_kuid_munged(filter->user_ns, current_euid()),
 		.tgid = pid_nr_ns(task_tgid(current), ns_of_pid(group->owner)),
+		.flags = (exe ? FSGATE_PROC_EXE : 0) |
+			 (cgrp ? FSGATE_PROC_CGROUP : 0),
+		.exe_dev = exe ? new_encode_dev(exe->i_sb->s_dev) : 0,
+		.exe_ino_lo = exe ? lower_32_bits(exe->i_ino) : 0,
+		.exe_ino_hi = exe ? upper_32_bits((u64)exe->i_ino) : 0,
+		.cgroup_id_lo = lower_32_bits(cgroup),
+		.cgroup_id_hi = upper_32_bits(cgroup),
 	};
 }
 

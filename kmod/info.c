@@ -23,7 +23,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "info.h"
+#include "who.h"
 
 /* Every record keeps the events after it 8-byte aligned. */
 static_assert(sizeof(struct fsgate_info_perm) == FSGATE_INFO_PERM_LEN_V1);
@@ -85,25 +87,20 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_info_perm_fill);
 /* The program and cgroup of the current task, where it has them. */
 static void fsgate_proc_take_rcu(struct fsgate_proc *proc)
 {
-	struct mm_struct *mm = current->mm;
-	struct file *exe;
+	struct inode *exe = fsgate_current_exe();
+	struct cgroup *cgrp = fsgate_compat_current_cgroup();
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	proc->ppid = get_pid(task_tgid(rcu_dereference(current->real_parent)));
-	/*
-	 * Kernel threads have no mm. The exe file is only replaced by exec
-	 * or prctl(PR_SET_MM_EXE_FILE), and freed after a grace period.
-	 */
-	exe = mm ? rcu_dereference(mm->exe_file) : NULL;
 	if (exe) {
-		proc->exe_dev = file_inode(exe)->i_sb->s_dev;
-		proc->exe_ino = file_inode(exe)->i_ino;
+		proc->exe_dev = exe->i_sb->s_dev;
+		proc->exe_ino = exe->i_ino;
 		proc->flags |= FSGATE_PROC_EXE;
 	}
-#ifdef CONFIG_CGROUPS
-	proc->cgroup_id = cgroup_id(task_dfl_cgroup(current));
-	proc->flags |= FSGATE_PROC_CGROUP;
-#endif
+	if (cgrp) {
+		proc->cgroup_id = cgroup_id(cgrp);
+		proc->flags |= FSGATE_PROC_CGROUP;
+	}
 }
 
 /**

@@ -40,6 +40,7 @@
 #include "group.h"
 #include "mute.h"
 #include "param.h"
+#include "who.h"
 
 static unsigned int max_mutes = 1024;
 module_param_cb(max_mutes, &fsgate_param_limit, &max_mutes, 0644);
@@ -116,20 +117,14 @@ static u64 fsgate_pid_key(const struct pid *pid)
 /* Fill in @facts about the current process. */
 static void fsgate_facts_get(struct fsgate_facts *facts)
 {
-	struct mm_struct *mm = current->mm;
-	struct file *exe = NULL;
-	struct inode *inode;
+	struct inode *exe = fsgate_current_exe();
 
 	facts->tgid = task_tgid(current);
 	facts->euid = current_euid();
-	/* A kernel thread has no program; an exiting process none left. */
-	if (mm && !(current->flags & PF_KTHREAD))
-		exe = rcu_dereference(mm->exe_file);
 	facts->has_exe = exe;
 	if (exe) {
-		inode = file_inode(exe);
-		facts->exe_dev = inode->i_sb->s_dev;
-		facts->exe_ino = inode->i_ino;
+		facts->exe_dev = exe->i_sb->s_dev;
+		facts->exe_ino = exe->i_ino;
 	}
 	facts->valid = true;
 }

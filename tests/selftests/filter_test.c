@@ -749,6 +749,85 @@ TEST_F(filter, a_filter_skips_by_uid_and_queues_nothing)
 	close(g);
 }
 
+/* Deny with EACCES where word @at is @value and @flag is in flags. */
+static void deny_where(struct sock_filter prog[6], uint32_t flag,
+		       uint32_t at, uint32_t value)
+{
+	const struct sock_filter p[6] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(flags)),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, flag, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, at),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_DENY | EACCES),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
+	};
+
+	memcpy(prog, p, sizeof(p));
+}
+
+/* The program the accessing process runs, as FSGATE_MUTE_EXE names it. */
+TEST_F(filter, a_filter_denies_by_program)
+{
+	struct sock_filter prog[6];
+	struct fsgate_version v;
+	struct stat exe;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_version(&v));
+	ASSERT_TRUE(v.features & FSGATE_FEATURE_FILTER_PROC);
+	ASSERT_EQ(0, stat("/proc/self/exe", &exe));
+	ASSERT_EQ(0, (uint64_t)exe.st_ino >> 32) TH_LOG("a 64-bit inode number");
+	/* The device must match too: a filter reads both words. */
+	deny_where(prog, FSGATE_PROC_EXE, DATA(exe_dev), (uint32_t)exe.st_dev);
+	ASSERT_EQ(0, fsgate_set_filter(g, prog, 6)) TH_LOG("%m");
+	EXPECT_EQ(EACCES, reap(spawn_open(self->file, O_RDONLY, 0)));
+	deny_where(prog, FSGATE_PROC_EXE, DATA(exe_ino_lo), (uint32_t)exe.st_ino);
+	ASSERT_EQ(0, fsgate_set_filter(g, prog, 6));
+	EXPECT_EQ(EACCES, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	/* Another inode: asked. */
+	deny_where(prog, FSGATE_PROC_EXE, DATA(exe_ino_lo),
+		   (uint32_t)exe.st_ino + 1);
+	ASSERT_EQ(0, fsgate_set_filter(g, prog, 6));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
+	close(g);
+}
+
+/* The accessing process's cgroup v2, as FSGATE_MUTE_CGROUP names it. */
+TEST_F(filter, a_filter_denies_by_cgroup)
+{
+	char root[96], leaf[128], procs[160];
+	struct sock_filter prog[6];
+	struct child a, b;
+	struct stat st;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	snprintf(root, sizeof(root), "%s/cg", self->dir);
+	ASSERT_EQ(0, mkdir(root, 0755));
+	if (mount("cgroup2", root, "cgroup2", 0, NULL)) {
+		close(g);
+		SKIP(return, "no cgroup2: %m");
+	}
+	snprintf(leaf, sizeof(leaf), "%s/fsgate-filter-%d", root, getpid());
+	ASSERT_EQ(0, mkdir(leaf, 0755));
+	ASSERT_EQ(0, stat(leaf, &st));
+	deny_where(prog, FSGATE_PROC_CGROUP, DATA(cgroup_id_lo),
+		   (uint32_t)st.st_ino);
+	ASSERT_EQ(0, fsgate_set_filter(g, prog, 6)) TH_LOG("%m");
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
+	ASSERT_EQ(0, child_start(&a, self->file, -1, procs, 0));
+	EXPECT_EQ(EACCES, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	/* Outside it: asked. */
+	ASSERT_EQ(0, child_start(&b, self->file, -1, NULL, 0));
+	EXPECT_EQ(0, child_answered(_metadata, &b, g));
+	close(g);
+	rmdir(leaf);
+	umount(root);
+}
+
 /* Malformed programs are refused, and the filter in place stays. */
 TEST_F(filter, a_malformed_filter_is_refused)
 {

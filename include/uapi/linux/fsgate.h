@@ -590,6 +590,8 @@ struct fsgate_mute {
 /* FSGATE_INFO, struct fsgate_response_audit_rule: where records show it */
 #define FSGATE_FEATURE_AUDIT_RULE	(1ULL << 14)
 #define FSGATE_FEATURE_GROUPS		(1ULL << 15)	/* FSGATE_IOC_GROUPS */
+/* struct fsgate_filter_data has the program and cgroup: @flags onward. */
+#define FSGATE_FEATURE_FILTER_PROC	(1ULL << 16)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
@@ -701,8 +703,18 @@ struct fsgate_groups {
  * @tgid: the accessing process, in the group creator's pid namespace
  *	(0 if it has none there)
  * @reserved: 0
+ * @flags: FSGATE_PROC_EXE when @exe_dev and @exe_ino_* are set,
+ *	FSGATE_PROC_CGROUP when @cgroup_id_* is (as struct fsgate_info_proc)
+ * @exe_dev: device of the program the accessing process runs, as st_dev
+ * @exe_ino_lo: low 32 bits of the program's inode number, as st_ino
+ * @exe_ino_hi: high 32 bits of it
+ * @cgroup_id_lo: low 32 bits of the process's cgroup v2 id (the inode
+ *	number of the cgroup's directory)
+ * @cgroup_id_hi: high 32 bits of it
  *
- * The filter is classic BPF (struct sock_filter, as seccomp's): it loads
+ * The fields from @flags on came with feature bit
+ * %FSGATE_FEATURE_FILTER_PROC; a module without it refuses a filter that
+ * loads them (EINVAL). The filter is classic BPF (struct sock_filter, as seccomp's): it loads
  * these 32-bit words with BPF_LD | BPF_W | BPF_ABS at their offsets (a
  * multiple of 4 below the struct's size), and BPF_LD | BPF_W | BPF_LEN
  * gives the struct's size. No other load reaches outside the program's
@@ -719,6 +731,12 @@ struct fsgate_filter_data {
 	__u32 uid;
 	__u32 tgid;
 	__u32 reserved;
+	__u32 flags;
+	__u32 exe_dev;
+	__u32 exe_ino_lo;
+	__u32 exe_ino_hi;
+	__u32 cgroup_id_lo;
+	__u32 cgroup_id_hi;
 };
 
 /*
