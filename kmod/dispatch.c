@@ -54,9 +54,13 @@ static bool fsgate_sub_through(const struct fsgate_sub *sub,
 static bool fsgate_sub_applies(const struct fsgate_sub *sub, int type,
 			       const struct path *path)
 {
-	/* A directory's mark covers its children only if asked to. */
+	/*
+	 * A directory's mark covers its children only if asked to, for its
+	 * events or its ignore mask.
+	 */
 	if (type == FSNOTIFY_ITER_TYPE_PARENT)
-		return sub->mask & FS_EVENT_ON_CHILD;
+		return (sub->mask & FS_EVENT_ON_CHILD) ||
+		       fsgate_sub_ignored(sub, type, 0);
 	/* A mount mark sees only what goes through its vfsmount. */
 	return fsgate_sub_through(sub, path);
 }
@@ -121,7 +125,8 @@ static unsigned int fsgate_count(struct fsnotify_iter_info *iter,
  * union of its marks and ignore masks; returns how many groups, at most
  * @max (then some may be missing). As fanotify, a mark without FAN_ONDIR
  * adds nothing to a directory's event (@mask has FS_ISDIR), whatever the
- * group's other marks ask.
+ * group's other marks ask, nor one without FAN_EVENT_ON_CHILD to a
+ * child's; ignore masks apply as fsgate_sub_ignored() says.
  */
 static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 				   const struct path *path, u32 mask,
@@ -142,9 +147,11 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 			m = fsgate_match_slot(matches, &n, max, sub->group);
 			if (!m)
 				return n;
-			if (!(mask & FS_ISDIR) || (sub->mask & FAN_ONDIR))
+			if ((!(mask & FS_ISDIR) || (sub->mask & FAN_ONDIR)) &&
+			    (type != FSNOTIFY_ITER_TYPE_PARENT ||
+			     (sub->mask & FS_EVENT_ON_CHILD)))
 				m->marks |= sub->mask;
-			m->ignore |= READ_ONCE(sub->ignore);
+			m->ignore |= fsgate_sub_ignored(sub, type, mask);
 		}
 	return n;
 }

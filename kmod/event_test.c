@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: which bits a group is told of (fsgate_event_mask()) and the
- * union mask an object's mark carries (fsgate_obj_union_mask()).
+ * KUnit: which bits a group is told of (fsgate_event_mask()), where an
+ * ignore mask applies (fsgate_sub_ignored()) and the union mask an
+ * object's mark carries (fsgate_obj_union_mask()).
  */
 #include <kunit/test.h>
 #include <linux/fanotify.h>
@@ -83,6 +84,71 @@ static void union_mask_watches_write_closes_for_permission_marks(struct kunit *t
 	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj), (u32)FAN_OPEN);
 }
 
+/* A legacy ignore mask: directories always, children with the mark. */
+static void legacy_ignore_applies_to_directories_and_watched_children(struct kunit *test)
+{
+	struct fsgate_sub a = { .ignore = FAN_OPEN };
+
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
+						 FS_OPEN), (u32)FAN_OPEN);
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
+						 FS_OPEN | FS_ISDIR),
+			(u32)FAN_OPEN);
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
+						 FS_OPEN), 0U);
+	a.mask = FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD;
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
+						 FS_OPEN), (u32)FAN_OPEN);
+}
+
+/* FSGATE_MARK_IGNORE: the ignore mask's own flags say where it applies. */
+static void ignore_flags_choose_directories_and_children(struct kunit *test)
+{
+	struct fsgate_sub a = {
+		.ignore = FAN_OPEN, .ignore_flags = true,
+		.mask = FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD,
+	};
+
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
+						 FS_OPEN), (u32)FAN_OPEN);
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
+						 FS_OPEN | FS_ISDIR), 0U);
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
+						 FS_OPEN), 0U);
+	a.ignore = FAN_OPEN | FAN_ONDIR;
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
+						 FS_OPEN | FS_ISDIR),
+			(u32)(FAN_OPEN | FAN_ONDIR));
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
+						 FS_OPEN | FS_ISDIR), 0U);
+	a.ignore = FAN_OPEN | FAN_EVENT_ON_CHILD;
+	a.mask = FAN_CLOSE_WRITE;
+	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
+						 FS_OPEN),
+			(u32)(FAN_OPEN | FAN_EVENT_ON_CHILD));
+}
+
+/* A parent's ignore mask for its children must bring their events to it. */
+static void union_mask_carries_ignores_of_children(struct kunit *test)
+{
+	struct fsgate_obj obj = { .subs = LIST_HEAD_INIT(obj.subs) };
+	struct fsgate_sub a = {
+		.ignore = FAN_OPEN | FAN_EVENT_ON_CHILD, .ignore_flags = true,
+		.surv_modify = true,
+	};
+
+	list_add_tail(&a.obj_node, &obj.subs);
+	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj),
+			(u32)(FAN_OPEN | FAN_EVENT_ON_CHILD));
+	a.ignore = FAN_OPEN | FAN_ONDIR;
+	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj), 0U);
+	a.ignore_flags = false;
+	a.ignore = FAN_OPEN;
+	a.mask = FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD;
+	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj),
+			(u32)(FAN_OPEN | FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD));
+}
+
 static struct kunit_case fsgate_event_cases[] = {
 	KUNIT_CASE(event_mask_reports_wanted_bits_only),
 	KUNIT_CASE(event_mask_lets_ignore_win),
@@ -91,6 +157,9 @@ static struct kunit_case fsgate_event_cases[] = {
 	KUNIT_CASE(union_mask_ors_every_sub),
 	KUNIT_CASE(union_mask_watches_modify_for_fragile_ignores),
 	KUNIT_CASE(union_mask_watches_write_closes_for_permission_marks),
+	KUNIT_CASE(legacy_ignore_applies_to_directories_and_watched_children),
+	KUNIT_CASE(ignore_flags_choose_directories_and_children),
+	KUNIT_CASE(union_mask_carries_ignores_of_children),
 	{}
 };
 

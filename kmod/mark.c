@@ -208,7 +208,10 @@ void fsgate_marks_unlock(unsigned int nofs)
  * @obj: the object, its subs stable (fsgate_mark_mutex held, or private)
  *
  * Events and flags wanted by any sub, plus FS_MODIFY when an ignore mask
- * must be cleared by modification, FS_MODIFY and FS_CLOSE_WRITE when
+ * must be cleared by modification, the events of an ignore mask that
+ * applies to children with FS_EVENT_ON_CHILD (fsnotify_parent() passes a
+ * child's event to its parent only for what the parent's mask has, as
+ * fanotify's fsnotify_calc_mask() says), FS_MODIFY and FS_CLOSE_WRITE when
  * a cached verdict must be, and FS_CLOSE_WRITE for permission marks, so
  * that a file written while its group decides is not cached (cache.c).
  *
@@ -221,9 +224,13 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 	u32 mask = 0;
 
 	list_for_each_entry(sub, &obj->subs, obj_node) {
+		u32 ignore = READ_ONCE(sub->ignore);
+
 		mask |= sub->mask;
-		if (sub->ignore && !sub->surv_modify)
+		if (ignore && !sub->surv_modify)
 			mask |= FS_MODIFY;
+		if (ignore && fsgate_sub_ignores_children(sub, ignore))
+			mask |= ignore | FS_EVENT_ON_CHILD;
 		if (rcu_access_pointer(sub->cache))
 			mask |= FS_MODIFY | FS_CLOSE_WRITE;
 		if (sub->mask & FSGATE_PERM_EVENTS)
@@ -424,6 +431,9 @@ static void fsgate_sub_apply(struct fsgate_sub *sub,
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
 	sub->mask |= change->mask;
+	/* Before the bits it gives a meaning to (lockless readers). */
+	if (change->ignore_flags)
+		WRITE_ONCE(sub->ignore_flags, true);
 	if (change->ignore)
 		WRITE_ONCE(sub->ignore, sub->ignore | change->ignore);
 	if (change->surv_modify)
@@ -462,8 +472,28 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 		sub->mask &= ~change->mask;
 	if (fsgate_sub_is_mark(sub))
 		return true;
+	/* As fanotify's mark would be, gone: a later mark starts afresh. */
+	sub->surv_modify = false;
+	WRITE_ONCE(sub->ignore_flags, false);
 	sub->group->nr_marks--;
 	return !!rcu_access_pointer(sub->cache);
+}
+
+/*
+ * As fanotify_may_update_existing_mark(): a mark whose ignore mask took
+ * FSGATE_MARK_IGNORE's meaning cannot go back to the legacy one, and
+ * with it, one that survives modification must be asked to again.
+ */
+static int fsgate_sub_may_change(const struct fsgate_sub *sub,
+				 const struct fsgate_change *change)
+{
+	if (!change->ignore)
+		return 0;
+	if (!change->ignore_flags && sub->ignore_flags)
+		return -EEXIST;
+	if (change->ignore_flags && !change->surv_modify && sub->surv_modify)
+		return -EEXIST;
+	return 0;
 }
 
 /*
@@ -478,6 +508,11 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	int ret;
 
 	lockdep_assert_held(&fsgate_mark_mutex);
+	ret = fsgate_sub_may_change(sub, change);
+	if (ret) {
+		fsgate_cache_free(change->cache);
+		return ret;
+	}
 	/* A sub that held only verdicts becomes a mark: it needs room. */
 	if (!was_mark && (change->mask || change->ignore) &&
 	    !fsgate_marks_room(sub->group)) {
@@ -490,6 +525,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 		sub->mask = saved.mask;
 		WRITE_ONCE(sub->ignore, saved.ignore);
 		sub->surv_modify = saved.surv_modify;
+		WRITE_ONCE(sub->ignore_flags, saved.ignore_flags);
 		/* A cache its object does not watch could go stale. */
 		if (change->cache)
 			fsgate_cache_drop(sub);
@@ -577,9 +613,10 @@ out_free_sub:
  *	failure)
  *
  * Context: process context, may sleep; fsgate_marks_lock() held.
- * Return: 0; -ENOSPC past max_marks (for events or an ignore mask;
- * cached verdicts are bounded by fsgate_sub_cache_verdict()); -ENOMEM;
- * or an error from fsnotify adding the object's mark.
+ * Return: 0; -EEXIST for an ignore mask the mark's earlier ones refuse
+ * (fsgate_sub_may_change()); -ENOSPC past max_marks (for events or an
+ * ignore mask; cached verdicts are bounded by fsgate_sub_cache_verdict());
+ * -ENOMEM; or an error from fsnotify adding the object's mark.
  */
 int fsgate_sub_add(struct fsgate_group *group,
 		   const struct fsgate_key *key,

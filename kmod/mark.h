@@ -58,6 +58,9 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  * @mask: events and FAN_ONDIR / FAN_EVENT_ON_CHILD wanted
  * @ignore: events ignored; read and cleared locklessly (READ/WRITE_ONCE)
  * @surv_modify: @ignore survives modification of the file
+ * @ignore_flags: FAN_ONDIR and FAN_EVENT_ON_CHILD in @ignore take effect
+ *	(FSGATE_MARK_IGNORE; fanotify's FSNOTIFY_MARK_FLAG_HAS_IGNORE_FLAGS);
+ *	set before @ignore is, and kept while the sub is a mark
  * @cache: cached verdicts of the group on this inode (cache.c); replaced
  *	and cleared with xchg(), read under RCU
  * @cache_node: entry in the group's @cache_lru once a verdict was cached
@@ -76,6 +79,7 @@ struct fsgate_sub {
 	u32 mask;
 	u32 ignore;
 	bool surv_modify;
+	bool ignore_flags;
 	struct fsgate_cache __rcu *cache;
 	struct list_head cache_node;
 	bool cache_used;
@@ -90,13 +94,60 @@ struct fsgate_key {
 	const struct dentry *mnt_root;
 };
 
-/* What a request adds to or removes from a sub; see fsgate_sub_add(). */
+/*
+ * What a request adds to or removes from a sub; see fsgate_sub_add().
+ * @ignore_flags: @ignore came with FSGATE_MARK_IGNORE.
+ */
 struct fsgate_change {
 	u32 mask;
 	u32 ignore;
 	bool surv_modify;
+	bool ignore_flags;
 	struct fsgate_cache *cache;
 };
+
+/*
+ * Whether @sub's ignore mask applies to events on its object's children:
+ * a legacy one when the mark watches them, one of FSGATE_MARK_IGNORE when
+ * it has FAN_EVENT_ON_CHILD itself.
+ */
+static inline bool fsgate_sub_ignores_children(const struct fsgate_sub *sub,
+					       u32 ignore)
+{
+	if (READ_ONCE(sub->ignore_flags))
+		return ignore & FAN_EVENT_ON_CHILD;
+	return sub->mask & FAN_EVENT_ON_CHILD;
+}
+
+/**
+ * fsgate_sub_ignored() - the events @sub's ignore mask takes from an event
+ * @sub: the sub, on an object reported to fsnotify's handler as @type
+ * @type: FSNOTIFY_ITER_TYPE_PARENT for an event on a child of the object
+ * @event: the fsnotify event bits, FS_ISDIR for a directory's event
+ *
+ * As fanotify's fsnotify_effective_ignore_mask(): a legacy ignore mask
+ * applies to a directory's events always and to children's when the mark
+ * watches children; with @sub->ignore_flags, FAN_ONDIR and
+ * FAN_EVENT_ON_CHILD in the ignore mask say so instead.
+ *
+ * Context: any; @sub->ignore is read once.
+ * Return: the ignore mask, flags included, or 0 where it does not apply.
+ */
+static inline u32 fsgate_sub_ignored(const struct fsgate_sub *sub, int type,
+				     u32 event)
+{
+	u32 ignore = READ_ONCE(sub->ignore);
+
+	if (!ignore)
+		return 0;
+	if (type == FSNOTIFY_ITER_TYPE_PARENT &&
+	    !fsgate_sub_ignores_children(sub, ignore))
+		return 0;
+	if ((event & FS_ISDIR) && READ_ONCE(sub->ignore_flags) &&
+	    !(ignore & FAN_ONDIR))
+		return 0;
+	return ignore;
+}
 
 u32 fsgate_obj_union_mask(const struct fsgate_obj *obj);
 unsigned int fsgate_marks_lock(void);

@@ -607,7 +607,8 @@ out_put:
  * @group_flags: FSGATE_* flags of the group it is for
  *
  * Context: any.
- * Return: 0, or -EINVAL for unknown or conflicting flags, unknown or
+ * Return: 0, or -EINVAL for unknown or conflicting flags (both ignore
+ * flags, or FSGATE_MARK_IGNORED_SURV_MODIFY without one), unknown or
  * missing event bits (a removal may name only event flags), permission
  * events for a notification group, or non-zero reserved fields.
  */
@@ -642,7 +643,10 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 	    (group_flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF)
 		return -EINVAL;
 	if ((mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
-	    !(mark->flags & FSGATE_MARK_IGNORED_MASK))
+	    !(mark->flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORE)))
+		return -EINVAL;
+	if ((mark->flags & FSGATE_MARK_IGNORED_MASK) &&
+	    (mark->flags & FSGATE_MARK_IGNORE))
 		return -EINVAL;
 	return 0;
 }
@@ -697,18 +701,58 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
  * whose mount or filesystem mark would gate every pipe or anon-inode fd,
  * the group's own included. fsgate refuses inode marks there too: an
  * anon inode is shared by every fd of its kind.
+ *
+ * And, as fanotify, the ignore masks of FSGATE_MARK_IGNORE it refuses:
+ * directory flags on a file (-ENOTDIR), and one that a modification
+ * would clear on a directory (-EISDIR) or a mount or filesystem
+ * (-EINVAL), where modifications of what is inside would.
  */
 static int fsgate_mark_supported(const struct fsgate_mark *mark,
 				 const struct path *path)
 {
 	struct super_block *sb = path->mnt->mnt_sb;
+	bool dir = d_is_dir(path->dentry);
+	u32 type = mark->flags & FSGATE_MARK_TYPES;
 
 	if ((mark->mask & FSGATE_PERM_EVENTS) &&
 	    (sb->s_type->fs_flags & FS_DISALLOW_NOTIFY_PERM))
 		return -EINVAL;
 	if (sb->s_flags & SB_NOUSER)
 		return -EINVAL;
+	if (!(mark->flags & FSGATE_MARK_IGNORE))
+		return 0;
+	if (type == FSGATE_MARK_INODE && !dir &&
+	    (mark->mask & FSGATE_MASK_FLAGS))
+		return -ENOTDIR;
+	if (!(mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
+	    (type != FSGATE_MARK_INODE || dir))
+		return type == FSGATE_MARK_INODE ? -EISDIR : -EINVAL;
 	return 0;
+}
+
+/*
+ * What a mark request changes, as fanotify_mark() reads it: a legacy
+ * ignore mask takes no event flags, and FAN_EVENT_ON_CHILD means nothing
+ * but on a directory's inode mark.
+ */
+static void fsgate_mark_change(const struct fsgate_mark *mark,
+			       const struct path *path,
+			       struct fsgate_change *change)
+{
+	u32 mask = mark->mask;
+
+	if ((mark->flags & FSGATE_MARK_TYPES) != FSGATE_MARK_INODE ||
+	    !d_is_dir(path->dentry))
+		mask &= ~FAN_EVENT_ON_CHILD;
+	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
+		mask &= ~FSGATE_MASK_FLAGS;
+	if (!(mark->flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORE))) {
+		change->mask = mask;
+		return;
+	}
+	change->ignore = mask;
+	change->surv_modify = mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY;
+	change->ignore_flags = mark->flags & FSGATE_MARK_IGNORE;
 }
 
 static void fsgate_mark_key(struct fsgate_key *key, u32 type,
@@ -738,7 +782,9 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  *
  * Context: process context, may sleep.
  * Return: 0; -EFAULT; -EINVAL for a bad request (see fsgate_mark_check())
- * or an object fanotify refuses to mark (see fsgate_mark_supported());
+ * or an object fanotify refuses to mark (see fsgate_mark_supported(),
+ * which also gives -ENOTDIR and -EISDIR for ignore masks); -EEXIST for
+ * an ignore mask the mark's earlier ones refuse (see fsgate_sub_add());
  * -EPERM for a mount or filesystem mark without CAP_SYS_ADMIN; -EBADF,
  * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
  * other lookup errors for the object; -ENOENT to remove a mark that does
@@ -785,12 +831,7 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 		}
 	}
 	fsgate_mark_key(&key, type, &path);
-	if (mark.flags & FSGATE_MARK_IGNORED_MASK) {
-		change.ignore = mark.mask;
-		change.surv_modify = mark.flags & FSGATE_MARK_IGNORED_SURV_MODIFY;
-	} else {
-		change.mask = mark.mask;
-	}
+	fsgate_mark_change(&mark, &path, &change);
 	nofs = fsgate_marks_lock();
 	if (mark.flags & FSGATE_MARK_ADD)
 		ret = fsgate_sub_add(group, &key, &change);
@@ -1030,7 +1071,13 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 /* fanotify's mflags: fsgate's marks are never evictable. */
 static unsigned int fsgate_sub_mflags(const struct fsgate_sub *sub)
 {
-	return sub->surv_modify ? FAN_MARK_IGNORED_SURV_MODIFY : 0;
+	unsigned int mflags = 0;
+
+	if (sub->surv_modify)
+		mflags |= FAN_MARK_IGNORED_SURV_MODIFY;
+	if (READ_ONCE(sub->ignore_flags))
+		mflags |= FSGATE_MARK_IGNORE;
+	return mflags;
 }
 
 /* As fanotify's show_mark_fhandle(): the inode's handle, if it has one. */

@@ -268,7 +268,11 @@ static void fz_mark(struct fz *fz, unsigned int action)
 	if (fz_chance(fz, 10))
 		flags |= FSGATE_MARK_ONLYDIR;
 	if (fz_chance(fz, 15)) {
-		flags |= FSGATE_MARK_IGNORED_MASK;
+		/* Legacy or Linux 6.0 ignore masks, and at times both. */
+		flags |= fz_chance(fz, 50) ? FSGATE_MARK_IGNORED_MASK :
+					     FSGATE_MARK_IGNORE;
+		if (fz_chance(fz, 5))
+			flags |= FSGATE_MARK_IGNORED_MASK;
 		if (fz_chance(fz, 50))
 			flags |= FSGATE_MARK_IGNORED_SURV_MODIFY;
 	}

@@ -107,6 +107,10 @@ static const struct mark marks[] = {
 	{ FAN_MARK_INODE, FAN_OPEN | FAN_ONDIR | FAN_EVENT_ON_CHILD, 3 },
 	{ FAN_MARK_MOUNT, FAN_OPEN | FAN_ONDIR, 0 },
 	{ FAN_MARK_INODE | FAN_MARK_IGNORED_MASK, FAN_CLOSE_NOWRITE, 1 },
+	/* FAN_EVENT_ON_CHILD means nothing on a mount: fanotify drops it. */
+	{ FAN_MARK_MOUNT, FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD, 0 },
+	/* An ignore mask of FAN_MARK_IGNORE keeps its flags. */
+	{ FAN_MARK_INODE | FAN_MARK_IGNORE_SURV, FAN_OPEN | FAN_ONDIR, 3 },
 };
 
 static const char *mark_path(FIXTURE_DATA(fdinfo) *self, int which)
@@ -145,7 +149,7 @@ TEST_F(fdinfo, the_fanotify_lines_are_fanotifys_own)
 
 	nf = fdinfo_lines(fa, "fanotify ", fan);
 	ng = fdinfo_lines(g, "fanotify ", fsg);
-	/* The group's line and one per mark (the two on file are one). */
+	/* The group's line and one per object (marks on one are one). */
 	ASSERT_EQ(1 + 5, nf);
 	ASSERT_EQ(nf, ng);
 	for (i = 0; i < nf; i++) {

@@ -118,6 +118,17 @@ struct fsgate_init {
 #define FSGATE_MARK_IGNORED_MASK	FAN_MARK_IGNORED_MASK
 #define FSGATE_MARK_IGNORED_SURV_MODIFY	FAN_MARK_IGNORED_SURV_MODIFY
 #define FSGATE_MARK_FLUSH		FAN_MARK_FLUSH
+/*
+ * fanotify's FAN_MARK_IGNORE (Linux 6.0): the mask is an ignore mask in
+ * which FAN_ONDIR and FAN_EVENT_ON_CHILD take effect (a legacy
+ * FSGATE_MARK_IGNORED_MASK applies to directories always and to children
+ * when the mark watches them). Not with FSGATE_MARK_IGNORED_MASK; once a
+ * mark has used it, FSGATE_MARK_IGNORED_MASK on it is EEXIST.
+ * FSGATE_FEATURE_MARK_IGNORE.
+ */
+#define FSGATE_MARK_IGNORE		FAN_MARK_IGNORE
+/* FAN_MARK_IGNORE_SURV: what directories, mounts and filesystems need. */
+#define FSGATE_MARK_IGNORE_SURV		FAN_MARK_IGNORE_SURV
 #define FSGATE_MARK_INODE		FAN_MARK_INODE
 #define FSGATE_MARK_MOUNT		FAN_MARK_MOUNT
 #define FSGATE_MARK_FILESYSTEM		FAN_MARK_FILESYSTEM
@@ -128,6 +139,7 @@ struct fsgate_init {
 				 FSGATE_MARK_DONT_FOLLOW | FSGATE_MARK_ONLYDIR | \
 				 FSGATE_MARK_IGNORED_MASK | \
 				 FSGATE_MARK_IGNORED_SURV_MODIFY | \
+				 FSGATE_MARK_IGNORE | \
 				 FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES)
 
 /* Notification events a mark may ask for: fanotify's FAN_* values. */
@@ -592,6 +604,7 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_GROUPS		(1ULL << 15)	/* FSGATE_IOC_GROUPS */
 /* struct fsgate_filter_data has the program and cgroup: @flags onward. */
 #define FSGATE_FEATURE_FILTER_PROC	(1ULL << 16)
+#define FSGATE_FEATURE_MARK_IGNORE	(1ULL << 17)	/* FSGATE_MARK_IGNORE */
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
