@@ -309,16 +309,13 @@ static void fsgate_obj_destroy(struct fsgate_obj *obj)
 	/* fsnotify_destroy_mark() wants the caller to hold a reference. */
 	refcount_inc(&obj->fsn.refcnt);
 	fsnotify_destroy_mark(&obj->fsn, obj->fsn.group);
-	/* A throw-away mark's object stays pinned by the real one. */
-	if (obj->fsn.group == fsgate_recalc_group)
-		fsnotify_put_mark(&obj->fsn);
-	else
-		list_add_tail(&obj->dead, &fsgate_dead_objs);
+	list_add_tail(&obj->dead, &fsgate_dead_objs);
 }
 
 /*
  * Whether @obj's inode may leave memory with its mark: when its subs
- * only keep cached verdicts, which may as well go with it.
+ * only keep cached verdicts, which may as well go with it, or are
+ * evictable marks.
  */
 static bool fsgate_obj_evictable(const struct fsgate_obj *obj)
 {
@@ -327,7 +324,7 @@ static bool fsgate_obj_evictable(const struct fsgate_obj *obj)
 	if (obj->type != FSNOTIFY_OBJ_TYPE_INODE)
 		return false;
 	list_for_each_entry(sub, &obj->subs, obj_node)
-		if (sub->mask || sub->ignore)
+		if (fsgate_sub_is_mark(sub) && !sub->evictable)
 			return false;
 	return true;
 }
@@ -356,15 +353,18 @@ static void fsgate_obj_set_mask(struct fsgate_obj *obj, u32 mask,
  * changed.
  *
  * @held says the caller holds a reference to the object. Without one,
- * nothing is added beside an evictable mark (its inode might be being
- * evicted), and a pinned inode stays pinned (dropping the pin could be
- * the last iput(), and evicting the inode takes fsgate_mark_mutex).
+ * nothing is added beside an evictable mark: its inode might be being
+ * evicted.
+ *
+ * The throw-away mark keeps the inode as pinned as it was until
+ * fsgate_marks_unlock() drops it: letting go of the pin may be the
+ * inode's last iput(), and evicting it takes fsgate_mark_mutex.
  */
 static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 {
 	bool was_evictable = fsgate_mark_evictable(&obj->fsn);
 	u32 old = obj->fsn.mask, mask = fsgate_obj_union_mask(obj);
-	bool evictable = held ? fsgate_obj_evictable(obj) : was_evictable;
+	bool evictable = fsgate_obj_evictable(obj);
 	struct fsgate_obj *tmp;
 	int ret;
 
@@ -376,7 +376,7 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 	tmp = fsgate_obj_alloc(obj->type, obj->object, fsgate_recalc_group);
 	if (!tmp)
 		return -ENOMEM;
-	if (evictable)
+	if (was_evictable)
 		tmp->fsn.flags |= FSNOTIFY_MARK_FLAG_NO_IREF;
 	fsgate_obj_set_mask(obj, mask, evictable);
 	ret = fsgate_compat_add_mark(&tmp->fsn, obj->object, obj->type);
@@ -430,6 +430,13 @@ static void fsgate_sub_apply(struct fsgate_sub *sub,
 			     const struct fsgate_change *change)
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
+	/* A new mark is as evictable as asked; a request may only pin it. */
+	if (change->mask || change->ignore) {
+		if (!fsgate_sub_is_mark(sub))
+			sub->evictable = change->evictable;
+		else if (!change->evictable)
+			sub->evictable = false;
+	}
 	sub->mask |= change->mask;
 	/* Before the bits it gives a meaning to (lockless readers). */
 	if (change->ignore_flags)
@@ -475,18 +482,22 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 	/* As fanotify's mark would be, gone: a later mark starts afresh. */
 	sub->surv_modify = false;
 	WRITE_ONCE(sub->ignore_flags, false);
+	sub->evictable = false;
 	sub->group->nr_marks--;
 	return !!rcu_access_pointer(sub->cache);
 }
 
 /*
- * As fanotify_may_update_existing_mark(): a mark whose ignore mask took
+ * As fanotify_may_update_existing_mark(): a mark that pins its inode
+ * cannot become evictable; a mark whose ignore mask took
  * FSGATE_MARK_IGNORE's meaning cannot go back to the legacy one, and
  * with it, one that survives modification must be asked to again.
  */
 static int fsgate_sub_may_change(const struct fsgate_sub *sub,
 				 const struct fsgate_change *change)
 {
+	if (change->evictable && fsgate_sub_is_mark(sub) && !sub->evictable)
+		return -EEXIST;
 	if (!change->ignore)
 		return 0;
 	if (!change->ignore_flags && sub->ignore_flags)
@@ -526,6 +537,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 		WRITE_ONCE(sub->ignore, saved.ignore);
 		sub->surv_modify = saved.surv_modify;
 		WRITE_ONCE(sub->ignore_flags, saved.ignore_flags);
+		sub->evictable = saved.evictable;
 		/* A cache its object does not watch could go stale. */
 		if (change->cache)
 			fsgate_cache_drop(sub);

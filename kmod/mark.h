@@ -61,6 +61,9 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  * @ignore_flags: FAN_ONDIR and FAN_EVENT_ON_CHILD in @ignore take effect
  *	(FSGATE_MARK_IGNORE; fanotify's FSNOTIFY_MARK_FLAG_HAS_IGNORE_FLAGS);
  *	set before @ignore is, and kept while the sub is a mark
+ * @evictable: the mark does not keep its inode in memory
+ *	(FSGATE_MARK_EVICTABLE); a request without it clears it, nothing
+ *	sets it again while the sub is a mark, as in fanotify
  * @cache: cached verdicts of the group on this inode (cache.c); replaced
  *	and cleared with xchg(), read under RCU
  * @cache_node: entry in the group's @cache_lru once a verdict was cached
@@ -80,6 +83,7 @@ struct fsgate_sub {
 	u32 ignore;
 	bool surv_modify;
 	bool ignore_flags;
+	bool evictable;
 	struct fsgate_cache __rcu *cache;
 	struct list_head cache_node;
 	bool cache_used;
@@ -97,12 +101,14 @@ struct fsgate_key {
 /*
  * What a request adds to or removes from a sub; see fsgate_sub_add().
  * @ignore_flags: @ignore came with FSGATE_MARK_IGNORE.
+ * @evictable: the request came with FSGATE_MARK_EVICTABLE.
  */
 struct fsgate_change {
 	u32 mask;
 	u32 ignore;
 	bool surv_modify;
 	bool ignore_flags;
+	bool evictable;
 	struct fsgate_cache *cache;
 };
 

@@ -608,7 +608,8 @@ out_put:
  *
  * Context: any.
  * Return: 0, or -EINVAL for unknown or conflicting flags (both ignore
- * flags, or FSGATE_MARK_IGNORED_SURV_MODIFY without one), unknown or
+ * flags, FSGATE_MARK_IGNORED_SURV_MODIFY without one, or
+ * FSGATE_MARK_EVICTABLE on a mount or filesystem), unknown or
  * missing event bits (a removal may name only event flags), permission
  * events for a notification group, or non-zero reserved fields.
  */
@@ -647,6 +648,9 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 		return -EINVAL;
 	if ((mark->flags & FSGATE_MARK_IGNORED_MASK) &&
 	    (mark->flags & FSGATE_MARK_IGNORE))
+		return -EINVAL;
+	/* Only an inode leaves memory. */
+	if ((mark->flags & FSGATE_MARK_EVICTABLE) && type != FSGATE_MARK_INODE)
 		return -EINVAL;
 	return 0;
 }
@@ -746,6 +750,8 @@ static void fsgate_mark_change(const struct fsgate_mark *mark,
 		mask &= ~FAN_EVENT_ON_CHILD;
 	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
 		mask &= ~FSGATE_MASK_FLAGS;
+	change->evictable = (mark->flags & FSGATE_MARK_EVICTABLE) &&
+			    (mark->flags & FSGATE_MARK_ADD);
 	if (!(mark->flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORE))) {
 		change->mask = mask;
 		return;
@@ -1068,11 +1074,13 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
  * mount, which no exported function reveals.
  */
 
-/* fanotify's mflags: fsgate's marks are never evictable. */
+/* fanotify's mflags. */
 static unsigned int fsgate_sub_mflags(const struct fsgate_sub *sub)
 {
 	unsigned int mflags = 0;
 
+	if (sub->evictable)
+		mflags |= FSGATE_MARK_EVICTABLE;
 	if (sub->surv_modify)
 		mflags |= FAN_MARK_IGNORED_SURV_MODIFY;
 	if (READ_ONCE(sub->ignore_flags))

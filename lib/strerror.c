@@ -28,7 +28,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_MARK, ENOENT, "no such path, or no such mark to remove" },
 	{ FSGATE_CALL_MARK, ENOTDIR, "FSGATE_MARK_ONLYDIR, or an ignore mask with directory flags, on something that is not a directory" },
 	{ FSGATE_CALL_MARK, EISDIR, "an FSGATE_MARK_IGNORE mask on a directory must be FSGATE_MARK_IGNORE_SURV" },
-	{ FSGATE_CALL_MARK, EEXIST, "the mark's ignore mask was set with other ignore flags (FSGATE_MARK_IGNORE, FSGATE_MARK_IGNORED_SURV_MODIFY)" },
+	{ FSGATE_CALL_MARK, EEXIST, "the mark keeps its inode in memory (FSGATE_MARK_EVICTABLE), or its ignore mask was set with other ignore flags (FSGATE_MARK_IGNORE, FSGATE_MARK_IGNORED_SURV_MODIFY)" },
 	{ FSGATE_CALL_MARK, EACCES, "no read permission on the object to mark" },
 	{ FSGATE_CALL_MARK, ENOSPC, "too many marks for this group (max_marks)" },
 	{ FSGATE_CALL_MARK, EBADF, "not a group fd, or a bad dirfd" },

@@ -8,7 +8,7 @@
  * takes fanotify's layout. FAN_REPORT_PIDFD is served by asking for
  * fsgate's process-context records (FSGATE_REPORT_PROC), which the
  * layer's read() turns into pidfd records (read.c). A flag it lacks (FID
- * reporting, evictable and ignore marks, anything newer) fails with
+ * reporting, anything newer) fails with
  * EINVAL, which is what a kernel without the flag says, so that
  * programs take the fallback they already have for older kernels.
  *

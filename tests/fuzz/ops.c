@@ -267,6 +267,8 @@ static void fz_mark(struct fz *fz, unsigned int action)
 		flags |= FSGATE_MARK_DONT_FOLLOW;
 	if (fz_chance(fz, 10))
 		flags |= FSGATE_MARK_ONLYDIR;
+	if (fz_chance(fz, 10))
+		flags |= FSGATE_MARK_EVICTABLE;
 	if (fz_chance(fz, 15)) {
 		/* Legacy or Linux 6.0 ignore masks, and at times both. */
 		flags |= fz_chance(fz, 50) ? FSGATE_MARK_IGNORED_MASK :

@@ -4,7 +4,7 @@
  * original are told apart, two mounts of one ext4 filesystem on loop are
  * one filesystem, and removing subscriptions narrows what the kernel
  * reports. On that ext4, whose inodes can leave memory: cached verdicts
- * do not keep them there, marks do.
+ * and evictable marks do not keep them there, other marks do.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -307,6 +308,161 @@ TEST_F(ext4, cached_verdicts_let_inodes_go_marks_do_not)
 	ASSERT_EQ(0, next_event(g, 5000, &ev));
 	answer(g, ev.fd, FSGATE_ALLOW);
 	EXPECT_EQ(0, reap(pid));
+	close(g);
+}
+
+/*
+ * Whether @fd (in-tree fanotify's if @fan) has a mark on @path: removing
+ * an event it does not ask for leaves a mark as it is and fails with
+ * ENOENT without one. Return: 1, 0, or -1 for another error.
+ */
+static int has_mark(int fd, int fan, const char *path)
+{
+	int ret;
+
+	errno = 0;
+	if (fan)
+		ret = fanotify_mark(fd, FAN_MARK_REMOVE, FAN_ACCESS, AT_FDCWD,
+				    path);
+	else
+		ret = fsgate_mark(fd, FSGATE_MARK_REMOVE, FAN_ACCESS, AT_FDCWD,
+				  path);
+	if (!ret)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
+/* Reclaim twice: dentries first go round the LRU once (as LTP's fanotify23). */
+static void evict_inodes(void)
+{
+	drop_inode_cache();
+	drop_inode_cache();
+}
+
+/* FSGATE_MARK_EVICTABLE's errors are fanotify's. */
+TEST_F(ext4, evictable_marks_take_fanotifys_errors)
+{
+	static const struct {
+		unsigned int flags;
+		int err;
+	} calls[] = {
+		{ FAN_MARK_ADD | FAN_MARK_EVICTABLE | FAN_MARK_MOUNT, EINVAL },
+		{ FAN_MARK_ADD | FAN_MARK_EVICTABLE | FAN_MARK_FILESYSTEM, EINVAL },
+		/* An evictable mark may come to pin its inode ... */
+		{ FAN_MARK_ADD | FAN_MARK_EVICTABLE, 0 },
+		{ FAN_MARK_ADD, 0 },
+		/* ... but not the other way. */
+		{ FAN_MARK_ADD | FAN_MARK_EVICTABLE, EEXIST },
+	};
+	char fan[64], fsg[64];
+	unsigned int i;
+	int fa, g, ret;
+
+	fa = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY);
+	ASSERT_LE(0, fa);
+	g = notif_group();
+	ASSERT_LE(0, g);
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		errno = 0;
+		ret = fanotify_mark(fa, calls[i].flags, FAN_OPEN, AT_FDCWD,
+				    self->f1);
+		EXPECT_EQ(calls[i].err, ret ? errno : 0)
+			TH_LOG("fanotify call %u: %m", i);
+		errno = 0;
+		ret = fsgate_mark(g, calls[i].flags, FAN_OPEN, AT_FDCWD, self->f1);
+		EXPECT_EQ(calls[i].err, ret ? errno : 0)
+			TH_LOG("fsgate call %u: %m", i);
+		if (i == 2) {
+			ASSERT_EQ(0, fsgate_test_fdinfo(fa, "mflags", fan,
+							sizeof(fan)));
+			ASSERT_EQ(0, fsgate_test_fdinfo(g, "mflags", fsg,
+							sizeof(fsg)));
+			EXPECT_STREQ("200", fan);	/* FAN_MARK_EVICTABLE */
+			EXPECT_STREQ(fan, fsg);
+		}
+	}
+	ASSERT_EQ(0, fsgate_test_fdinfo(fa, "mflags", fan, sizeof(fan)));
+	ASSERT_EQ(0, fsgate_test_fdinfo(g, "mflags", fsg, sizeof(fsg)));
+	EXPECT_STREQ("0", fan);
+	EXPECT_STREQ(fan, fsg);
+	close(fa);
+	close(g);
+}
+
+/*
+ * An evictable mark goes with its inode, silently, as in-tree fanotify's
+ * does beside it; a mark that pins its inode stays.
+ */
+TEST_F(ext4, an_evictable_mark_goes_with_its_inode)
+{
+	struct fsgate_stats st;
+	char other[96];
+	int fa, g;
+
+	snprintf(other, sizeof(other), "%s/other", self->m1);
+	ASSERT_LE(0, close(open(other, O_CREAT | O_WRONLY, 0644)));
+	fa = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY);
+	ASSERT_LE(0, fa);
+	g = notif_group();
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fanotify_mark(fa, FAN_MARK_ADD | FAN_MARK_EVICTABLE,
+				   FAN_OPEN, AT_FDCWD, self->f1));
+	ASSERT_EQ(0, mark(g, FSGATE_MARK_EVICTABLE, self->f1));
+	ASSERT_EQ(0, mark(g, 0, other));
+	EXPECT_EQ(1, has_mark(fa, 1, self->f1));
+	EXPECT_EQ(1, has_mark(g, 0, self->f1));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(2, st.marks);
+
+	evict_inodes();
+	EXPECT_EQ(0, has_mark(fa, 1, self->f1));
+	EXPECT_EQ(0, has_mark(g, 0, self->f1));
+	EXPECT_EQ(1, has_mark(g, 0, other));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.marks);
+	/* Read back from disk, f1 is a new inode nobody marks. */
+	open_close(self->f1);
+	EXPECT_EQ(0, fsgate_test_drain(g, NULL));
+	open_close(other);
+	EXPECT_EQ(1, fsgate_test_drain(g, NULL));
+	close(fa);
+	close(g);
+}
+
+/*
+ * Another group's mark that pins the inode keeps an evictable mark in
+ * memory with it; once that mark goes, the inode may go, and the
+ * evictable mark with it, however the pinning mark went: removed (the
+ * remover holds a reference to the inode), or closed with its group or
+ * flushed (neither does, and the pin must still go).
+ */
+TEST_F(ext4, an_evictable_mark_goes_once_the_pinning_mark_goes)
+{
+	enum { REMOVED, CLOSED, FLUSHED, NWAYS };
+	int way, pin, g = notif_group();
+
+	ASSERT_LE(0, g);
+	for (way = 0; way < NWAYS; way++) {
+		pin = notif_group();
+		ASSERT_LE(0, pin);
+		ASSERT_EQ(0, mark(pin, 0, self->f1));
+		ASSERT_EQ(0, mark(g, FSGATE_MARK_EVICTABLE, self->f1));
+		evict_inodes();
+		EXPECT_EQ(1, has_mark(g, 0, self->f1)) TH_LOG("way %d", way);
+		if (way == REMOVED) {
+			ASSERT_EQ(0, fsgate_mark(pin, FSGATE_MARK_REMOVE,
+						 FAN_OPEN, AT_FDCWD, self->f1));
+		} else if (way == FLUSHED) {
+			ASSERT_EQ(0, fsgate_mark(pin, FSGATE_MARK_FLUSH, 0,
+						 AT_FDCWD, NULL));
+		} else {
+			close(pin);
+		}
+		evict_inodes();
+		EXPECT_EQ(0, has_mark(g, 0, self->f1)) TH_LOG("way %d", way);
+		if (way != CLOSED)
+			close(pin);
+	}
 	close(g);
 }
 

@@ -129,6 +129,14 @@ struct fsgate_init {
 #define FSGATE_MARK_IGNORE		FAN_MARK_IGNORE
 /* FAN_MARK_IGNORE_SURV: what directories, mounts and filesystems need. */
 #define FSGATE_MARK_IGNORE_SURV		FAN_MARK_IGNORE_SURV
+/*
+ * fanotify's FAN_MARK_EVICTABLE (Linux 5.19): an inode mark that does not
+ * keep its inode in memory; when the kernel evicts the inode, the mark
+ * goes with it. Inode marks only; an existing mark that pins its inode
+ * refuses it (EEXIST), and a request without it makes an evictable mark
+ * pin its inode. FSGATE_FEATURE_MARK_EVICTABLE.
+ */
+#define FSGATE_MARK_EVICTABLE		FAN_MARK_EVICTABLE
 #define FSGATE_MARK_INODE		FAN_MARK_INODE
 #define FSGATE_MARK_MOUNT		FAN_MARK_MOUNT
 #define FSGATE_MARK_FILESYSTEM		FAN_MARK_FILESYSTEM
@@ -139,7 +147,7 @@ struct fsgate_init {
 				 FSGATE_MARK_DONT_FOLLOW | FSGATE_MARK_ONLYDIR | \
 				 FSGATE_MARK_IGNORED_MASK | \
 				 FSGATE_MARK_IGNORED_SURV_MODIFY | \
-				 FSGATE_MARK_IGNORE | \
+				 FSGATE_MARK_IGNORE | FSGATE_MARK_EVICTABLE | \
 				 FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES)
 
 /* Notification events a mark may ask for: fanotify's FAN_* values. */
@@ -605,6 +613,7 @@ struct fsgate_mute {
 /* struct fsgate_filter_data has the program and cgroup: @flags onward. */
 #define FSGATE_FEATURE_FILTER_PROC	(1ULL << 16)
 #define FSGATE_FEATURE_MARK_IGNORE	(1ULL << 17)	/* FSGATE_MARK_IGNORE */
+#define FSGATE_FEATURE_MARK_EVICTABLE	(1ULL << 18)	/* FSGATE_MARK_EVICTABLE */
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
