@@ -761,6 +761,21 @@ static void fsgate_mark_change(const struct fsgate_mark *mark,
 	change->ignore_flags = mark->flags & FSGATE_MARK_IGNORE;
 }
 
+/*
+ * As fanotify_add_inode_mark(): an ignore mask that modification would
+ * clear is not added to a file someone has open for write, who could
+ * change it unseen (through a shared mapping) while the mask hides it.
+ * The request succeeds and changes nothing.
+ */
+static bool fsgate_mark_ignore_is_moot(const struct fsgate_mark *mark,
+				       const struct path *path)
+{
+	return (mark->flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORE)) &&
+	       !(mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
+	       (mark->flags & FSGATE_MARK_TYPES) == FSGATE_MARK_INODE &&
+	       inode_is_open_for_write(d_inode(path->dentry));
+}
+
 static void fsgate_mark_key(struct fsgate_key *key, u32 type,
 			    const struct path *path)
 {
@@ -831,7 +846,7 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 		return ret;
 	if (mark.flags & FSGATE_MARK_ADD) {
 		ret = fsgate_mark_supported(&mark, &path);
-		if (ret) {
+		if (ret || fsgate_mark_ignore_is_moot(&mark, &path)) {
 			path_put(&path);
 			return ret;
 		}

@@ -372,6 +372,42 @@ TEST_F(ignore, fdinfo_shows_the_new_ignore_mask)
 	EXPECT_STREQ("48000020", fan);
 }
 
+/*
+ * As fanotify, an ignore mask that a modification would clear is not
+ * added to a file open for write (the writer could change it through a
+ * mapping, unseen): the call succeeds and makes no mark. One that
+ * survives modification is added.
+ */
+TEST_F(ignore, no_modify_cleared_ignore_mask_on_a_file_open_for_write)
+{
+	const struct call moot[] = {
+		{ FAN_MARK_ADD | FAN_MARK_IGNORED_MASK, FAN_OPEN, FILE_, 0 },
+		{ FAN_MARK_ADD | FAN_MARK_IGNORE, FAN_OPEN, FILE_, 0 },
+	};
+	const struct call surv = {
+		FAN_MARK_ADD | FAN_MARK_IGNORED_MASK |
+		FAN_MARK_IGNORED_SURV_MODIFY, FAN_OPEN, FILE_, 0
+	};
+	char buf[256];
+	int wfd = open(self->path[FILE_], O_WRONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, wfd);
+	ASSERT_TRUE(mark_both(_metadata, self, &moot[0]));
+	ASSERT_TRUE(mark_both(_metadata, self, &moot[1]));
+	EXPECT_NE(0, fsgate_test_fdinfo(self->fa, "ignored_mask", buf,
+					sizeof(buf)));
+	EXPECT_NE(0, fsgate_test_fdinfo(self->g, "ignored_mask", buf,
+					sizeof(buf)));
+	ASSERT_TRUE(mark_both(_metadata, self, &surv));
+	ASSERT_EQ(0, fsgate_test_fdinfo(self->fa, "ignored_mask", buf,
+					sizeof(buf)));
+	EXPECT_STREQ("20", buf);
+	ASSERT_EQ(0, fsgate_test_fdinfo(self->g, "ignored_mask", buf,
+					sizeof(buf)));
+	EXPECT_STREQ("20", buf);
+	close(wfd);
+}
+
 /* The module says it has them. */
 TEST(feature_bit_is_set)
 {
