@@ -658,15 +658,19 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mark_check);
 
 /*
  * Resolve the object of a mark request, as fanotify_mark(2) says (the
- * kernel's fanotify gives EBADF for AT_FDCWD without a pathname).
+ * kernel's fanotify gives EBADF for AT_FDCWD without a pathname). A
+ * request that names an open file by its fd alone gets it in *@via,
+ * referenced, for the caller to fput().
  */
-static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
+static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path,
+			    struct file **via)
 {
 	const char __user *name = u64_to_user_ptr(mark->pathname);
 	unsigned int lookup = 0;
 	struct file *file;
 	int ret;
 
+	*via = NULL;
 	if (!name && mark->dirfd == AT_FDCWD) {
 		/* fanotify_mark(2): AT_FDCWD alone is the current directory. */
 		get_fs_pwd(current->fs, path);
@@ -681,7 +685,7 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 		}
 		*path = file->f_path;
 		path_get(path);
-		fput(file);
+		*via = file;
 	} else {
 		if (!(mark->flags & FSGATE_MARK_DONT_FOLLOW))
 			lookup |= LOOKUP_FOLLOW;
@@ -693,8 +697,11 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path)
 	}
 	/* Watching an object needs read permission on it. */
 	ret = path_permission(path, MAY_READ);
-	if (ret)
+	if (ret) {
 		path_put(path);
+		if (*via)
+			fput(*via);
+	}
 	return ret;
 }
 
@@ -766,14 +773,22 @@ static void fsgate_mark_change(const struct fsgate_mark *mark,
  * clear is not added to a file someone has open for write, who could
  * change it unseen (through a shared mapping) while the mask hides it.
  * The request succeeds and changes nothing.
+ *
+ * Unlike fanotify, the writable file the request names the object by
+ * (@via) does not count: an HSM restores a file through its event fd and
+ * ignores the file through that fd before closing it, and what it writes
+ * is its own doing. fanotify would drop that ignore mask silently.
  */
 static bool fsgate_mark_ignore_is_moot(const struct fsgate_mark *mark,
-				       const struct path *path)
+				       const struct path *path,
+				       const struct file *via)
 {
+	int own = via && (via->f_mode & FMODE_WRITER);
+
 	return (mark->flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORE)) &&
 	       !(mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
 	       (mark->flags & FSGATE_MARK_TYPES) == FSGATE_MARK_INODE &&
-	       inode_is_open_for_write(d_inode(path->dentry));
+	       atomic_read(&d_inode(path->dentry)->i_writecount) > own;
 }
 
 static void fsgate_mark_key(struct fsgate_key *key, u32 type,
@@ -816,6 +831,7 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	unsigned int nofs;
 	struct fsgate_change change = {};
 	struct fsgate_mark mark;
+	struct file *via;
 	struct fsgate_key key;
 	struct path path;
 	u32 type;
@@ -841,15 +857,13 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 		return 0;
 	}
 
-	ret = fsgate_mark_path(&mark, &path);
+	ret = fsgate_mark_path(&mark, &path, &via);
 	if (ret)
 		return ret;
 	if (mark.flags & FSGATE_MARK_ADD) {
 		ret = fsgate_mark_supported(&mark, &path);
-		if (ret || fsgate_mark_ignore_is_moot(&mark, &path)) {
-			path_put(&path);
-			return ret;
-		}
+		if (ret || fsgate_mark_ignore_is_moot(&mark, &path, via))
+			goto out_put_path;
 	}
 	fsgate_mark_key(&key, type, &path);
 	fsgate_mark_change(&mark, &path, &change);
@@ -859,7 +873,10 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	else
 		ret = fsgate_sub_remove(group, &key, &change);
 	fsgate_marks_unlock(nofs);
+out_put_path:
 	path_put(&path);
+	if (via)
+		fput(via);
 	return ret;
 }
 

@@ -408,6 +408,37 @@ TEST_F(ignore, no_modify_cleared_ignore_mask_on_a_file_open_for_write)
 	close(wfd);
 }
 
+/*
+ * Where fsgate differs: the writable fd a request names the file by does
+ * not count as a writer (an HSM ignores a file it restored through its
+ * event fd before closing it); fanotify counts it and makes no mark. A
+ * second writer still makes the request moot.
+ */
+TEST_F(ignore, the_requests_own_writable_fd_is_not_another_writer)
+{
+	char buf[256];
+	int wfd = open(self->path[FILE_], O_RDWR | O_CLOEXEC), other;
+
+	ASSERT_LE(0, wfd);
+	ASSERT_EQ(0, fanotify_mark(self->fa, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK,
+				   FAN_OPEN, wfd, NULL));
+	EXPECT_NE(0, fsgate_test_fdinfo(self->fa, "ignored_mask", buf,
+					sizeof(buf)));
+	other = open(self->path[FILE_], O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_IGNORED_MASK, FAN_OPEN, wfd, NULL));
+	EXPECT_NE(0, fsgate_test_fdinfo(self->g, "ignored_mask", buf,
+					sizeof(buf)));
+	close(other);
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_IGNORED_MASK, FAN_OPEN, wfd, NULL));
+	ASSERT_EQ(0, fsgate_test_fdinfo(self->g, "ignored_mask", buf,
+					sizeof(buf)));
+	EXPECT_STREQ("20", buf);
+	close(wfd);
+}
+
 /* The module says it has them. */
 TEST(feature_bit_is_set)
 {
