@@ -245,6 +245,29 @@ static uint64_t fz_mask(struct fz *fz, bool perm)
 	return m;
 }
 
+/*
+ * What a mark request may fail with: an FSGATE_MARK_IGNORE mask that
+ * modification would clear on a directory is EISDIR, and ignore or
+ * evictable flags an existing mark refuses are EEXIST.
+ */
+static const int *fz_mark_errnos(unsigned int flags)
+{
+	static const int plain[] = { EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC,
+				     ENOMEM, EACCES, ELOOP, 0 };
+	static const int refused[] = { EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC,
+				       ENOMEM, EACCES, ELOOP, EEXIST, 0 };
+	static const int ignore[] = { EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC,
+				      ENOMEM, EACCES, ELOOP, EEXIST, EISDIR, 0 };
+
+	if (!(flags & FSGATE_MARK_ADD))
+		return plain;
+	if (flags & FSGATE_MARK_IGNORE)
+		return ignore;
+	if (flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_EVICTABLE))
+		return refused;
+	return plain;
+}
+
 static void fz_mark(struct fz *fz, unsigned int action)
 {
 	static const unsigned int types[] = {
@@ -297,9 +320,7 @@ static void fz_mark(struct fz *fz, unsigned int action)
 		name = path;
 	}
 	ret = fsgate_mark(g, flags, mask, dirfd, name);
-	fz_check(fz, "FSGATE_IOC_MARK", ret,
-		 FZ_ERRNOS(EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC, ENOMEM,
-			   EACCES, ELOOP));
+	fz_check(fz, "FSGATE_IOC_MARK", ret, fz_mark_errnos(flags));
 	fz_slot_put(fz);
 	if (objfd >= 0)
 		close(objfd);
