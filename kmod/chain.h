@@ -17,6 +17,9 @@ struct path;
  * @cached: the group's verdict cache allows the access: it is not asked
  * @filtered: 0, or the negative errno with which the group's filter
  *	denied the access: it is not asked, and its tier denies
+ * @types: BIT() of each FSNOTIFY_ITER_TYPE_* whose marks of the group
+ *	apply (FAN_RENAME's records depend on it)
+ * @fsid: the fsid a FID-mode group's marks found (struct fsgate_sub)
  */
 struct fsgate_match {
 	struct fsgate_group *group;
@@ -25,6 +28,8 @@ struct fsgate_match {
 	u32 report;
 	bool cached;
 	int filtered;
+	u32 types;
+	__kernel_fsid_t fsid;
 };
 
 void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n);

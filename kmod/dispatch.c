@@ -19,6 +19,7 @@
 #include "cache.h"
 #include "chain.h"
 #include "event.h"
+#include "fid.h"
 #include "filter.h"
 #include "group.h"
 #include "mark.h"
@@ -149,9 +150,12 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 				return n;
 			if ((!(mask & FS_ISDIR) || (sub->mask & FAN_ONDIR)) &&
 			    (type != FSNOTIFY_ITER_TYPE_PARENT ||
-			     (sub->mask & FS_EVENT_ON_CHILD)))
+			     (sub->mask & FS_EVENT_ON_CHILD))) {
 				m->marks |= sub->mask;
+				m->types |= BIT(type);
+			}
 			m->ignore |= fsgate_sub_ignored(sub, type, mask);
+			m->fsid = sub->fsid;
 		}
 	return n;
 }
@@ -176,16 +180,19 @@ static bool fsgate_group_hears_current(struct fsgate_group *group,
 }
 
 /*
- * Run @m's group's filter: returns whether the group is still told or
- * asked. A filter's deny of a permission event stays in @m, to settle
- * its tier when the tier's turn comes (chain.c).
+ * Run @m's group's filter over @inode (NULL: none to run it over):
+ * returns whether the group is still told or asked. A filter's deny of a
+ * permission event stays in @m, to settle its tier when the tier's turn
+ * comes (chain.c).
  */
 static bool fsgate_match_filter(struct fsgate_match *m, u32 mask,
-				const struct path *path)
+				struct inode *inode)
 {
 	int err = 0;
 
-	switch (fsgate_filter_run(m->group, m->report, path, &err)) {
+	if (!inode)
+		return true;
+	switch (fsgate_filter_run(m->group, m->report, inode, &err)) {
 	case FSGATE_FILTER_ASK:
 		return true;
 	case FSGATE_FILTER_DENY:
@@ -199,12 +206,32 @@ static bool fsgate_match_filter(struct fsgate_match *m, u32 mask,
 }
 
 /*
+ * What @m's group is told of an event: only FID-mode groups hear of
+ * events without a file (@path NULL), and they as fanotify tells them
+ * (fsgate_fid_event_mask()); a FID-mode group's sub made before its fsid
+ * was known (a race fanotify has too) hears nothing.
+ */
+static u32 fsgate_match_report(const struct fsgate_match *m, u32 mask,
+			       const struct path *path, const struct inode *dir)
+{
+	u32 flags = m->group->flags;
+
+	if (likely(!(flags & FSGATE_REPORT_FID_BITS)))
+		return path ? fsgate_event_mask(mask, m->marks, m->ignore) : 0;
+	if (!m->fsid.val[0] && !m->fsid.val[1])
+		return 0;
+	return fsgate_fid_event_mask(flags, mask, m->marks, m->ignore, dir);
+}
+
+/*
  * Resolve @matches to the groups that are told or asked, each with a
  * reference; returns how many are left at the front of @matches.
  */
 static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 					   unsigned int n, u32 mask,
-					   const struct path *path)
+					   const struct path *path,
+					   struct inode *inode,
+					   const struct inode *dir)
 {
 	struct fsgate_facts facts = {};
 	struct fsgate_match *m;
@@ -213,12 +240,12 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	for (i = 0; i < n; i++) {
 		m = &matches[i];
-		m->report = fsgate_event_mask(mask, m->marks, m->ignore);
+		m->report = fsgate_match_report(m, mask, path, dir);
 		if (!m->report || !fsgate_group_hears_current(m->group, &facts) ||
 		    !refcount_inc_not_zero(&m->group->ref))
 			continue;
 		/* Referenced first: the filter reads the group's owner. */
-		if (!fsgate_match_filter(m, mask, path)) {
+		if (!fsgate_match_filter(m, mask, inode)) {
 			fsgate_group_put(m->group);
 			continue;
 		}
@@ -259,26 +286,24 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 			  struct fsnotify_iter_info *iter)
 {
 	const struct path *path = fsnotify_data_path(data, data_type);
+	struct inode *inode = fsnotify_data_inode(data, data_type);
 	struct fsgate_match stack[FSGATE_MATCH_STACK];
 	struct fsgate_match *matches = stack;
 	unsigned int i, n, max = FSGATE_MATCH_STACK;
-	struct inode *inode;
+	struct fsgate_fid_src src;
 	bool partial = false;
 	int ret = 0;
 
 	/* Before fsgate_see() drops cached verdicts: see fsgate_snap_current(). */
-	if (mask & (FS_MODIFY | FS_CLOSE_WRITE)) {
-		inode = fsnotify_data_inode(data, data_type);
-		if (inode)
-			fsgate_cache_changed(inode);
-	}
+	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) && inode)
+		fsgate_cache_changed(inode);
 	rcu_read_lock();
 	fsgate_see(iter, mask, path);
-	/* fanotify-style events name a file: only path events are told. */
-	if (!path) {
-		rcu_read_unlock();
-		return 0;
-	}
+	/*
+	 * Events without a file (directory entries, attributes, truncation)
+	 * are told to FID-mode groups only (fsgate_match_report()); path
+	 * events go on as before.
+	 */
 	n = fsgate_collect(iter, path, mask, matches, max);
 	if (n == max) {
 		/* Many groups: count them all, then do it again on the heap. */
@@ -290,7 +315,7 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 			matches = stack;
 		partial = matches == stack;
 	}
-	n = fsgate_matches_resolve(matches, n, mask, path);
+	n = fsgate_matches_resolve(matches, n, mask, path, inode, dir);
 	rcu_read_unlock();
 
 	if (mask & FSGATE_PERM_EVENTS) {
@@ -302,9 +327,18 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 			ret = fsgate_decide(matches, n, path,
 					    fsgate_inode_obj(iter));
 	} else {
-		for (i = 0; i < n; i++)
+		src = (struct fsgate_fid_src){
+			.data = data,
+			.data_type = data_type,
+			.dir = dir,
+			.name = name,
+		};
+		for (i = 0; i < n; i++) {
+			src.fsid = matches[i].fsid;
+			src.types = matches[i].types;
 			fsgate_event_queue(matches[i].group, matches[i].report,
-					   path);
+					   path, &src);
+		}
 	}
 	for (i = 0; i < n; i++)
 		fsgate_group_put(matches[i].group);

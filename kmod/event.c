@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 
 #include "event.h"
+#include "fid.h"
 #include "group.h"
 #include "info.h"
 #include "param.h"
@@ -105,6 +106,19 @@ static bool fsgate_event_absorbed(struct fsgate_group *group, u32 mask,
 	return group->shutdown || fsgate_event_merge(group, mask, path, pid);
 }
 
+/* Queue the overflow event, once, for an event that has no room. */
+static void fsgate_event_overflow(struct fsgate_group *group)
+{
+	lockdep_assert_held(&group->queue_lock);
+	if (group->overflow_queued)
+		return;
+	group->overflow_queued = true;
+	list_add_tail(&group->overflow.node, &group->queue);
+	group->queued++;
+	atomic64_inc(&group->overflows);
+	wake_up(&group->wq);
+}
+
 /* Allocate and queue an event the tail did not absorb when last looked at. */
 static void fsgate_event_add(struct fsgate_group *group, u32 mask,
 			     const struct path *path, struct pid *pid)
@@ -130,13 +144,7 @@ static void fsgate_event_add(struct fsgate_group *group, u32 mask,
 		goto out_unlock;
 	if (!event || (group->queued >= max_queued_events &&
 		       !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
-		if (!group->overflow_queued) {
-			group->overflow_queued = true;
-			list_add_tail(&group->overflow.node, &group->queue);
-			group->queued++;
-			atomic64_inc(&group->overflows);
-			wake_up(&group->wq);
-		}
+		fsgate_event_overflow(group);
 		goto out_unlock;
 	}
 	fsgate_event_init(event, mask, path, pid);
@@ -152,27 +160,112 @@ out_unlock:
 	kfree(event);
 }
 
+/*
+ * As fanotify_merge(): a FID-mode event merges into any of the last
+ * FSGATE_FID_MERGE_MAX queued events of the same process that it equals
+ * (fsgate_fid_mergeable()), not only the last one.
+ */
+static bool fsgate_event_merge_fid(struct fsgate_group *group, u32 mask,
+				   const struct fsgate_fid *fid,
+				   struct pid *pid)
+{
+	struct fsgate_event *old;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&group->queue_lock);
+	list_for_each_entry_reverse(old, &group->queue, node) {
+		if (old == &group->overflow || !old->fid)
+			continue;
+		if (++n > FSGATE_FID_MERGE_MAX)
+			break;
+		if (old->pid == pid &&
+		    fsgate_fid_mergeable(old->mask, old->fid, mask, fid)) {
+			old->mask |= mask;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The event of a FID-mode group: its handles and names are taken now,
+ * while its inodes are certainly alive, so it is built before it can be
+ * compared with those queued.
+ */
+static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
+				 const struct fsgate_fid_src *src)
+{
+	struct pid *pid = fsgate_event_pid(group);
+	struct fsgate_proc *proc = NULL;
+	struct fsgate_event *event;
+	struct fsgate_fid *fid = NULL;
+	struct mem_cgroup *old;
+
+	old = fsgate_group_charge(group);
+	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (event)
+		fid = fsgate_fid_alloc(group->flags, mask, src->data,
+				       src->data_type, src->dir, src->name,
+				       &src->fsid, src->types);
+	if (fid && (group->flags & FSGATE_REPORT_PROC))
+		proc = fsgate_proc_take();
+	fsgate_group_uncharge(old);
+	spin_lock(&group->queue_lock);
+	if (group->shutdown ||
+	    (fid && fsgate_event_merge_fid(group, mask, fid, pid)))
+		goto out_unlock;
+	if (!fid || ((group->flags & FSGATE_REPORT_PROC) && !proc) ||
+	    (group->queued >= max_queued_events &&
+	     !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
+		fsgate_event_overflow(group);
+		goto out_unlock;
+	}
+	fsgate_event_init(event, mask, NULL, pid);
+	event->fid = fid;
+	event->proc = proc;
+	fid = NULL;
+	proc = NULL;
+	list_add_tail(&event->node, &group->queue);
+	group->queued++;
+	event = NULL;
+	wake_up(&group->wq);
+out_unlock:
+	spin_unlock(&group->queue_lock);
+	fsgate_proc_free(proc);
+	kfree(fid);
+	kfree(event);
+}
+
 /**
  * fsgate_event_queue() - tell a group of an event
  * @group: the group, referenced by the caller
- * @mask: FAN_* bits from fsgate_event_mask()
- * @path: the file
+ * @mask: FAN_* bits from fsgate_event_mask(), or fsgate_fid_event_mask()
+ *	for a group with FSGATE_REPORT_FID_BITS
+ * @path: the file; NULL for an event without one (FID-mode groups only)
+ * @src: what a group with FSGATE_REPORT_FID_BITS is told; else NULL
  *
  * Merges with the last queued event when it is the same file and the
- * same process. A full queue gets one overflow event and drops the rest
- * until the reader catches up; the accessing process never waits.
- * The merge is tried before anything is allocated: a reader running late
- * sees an access's events merge, and those cost no allocation, no memory
- * cgroup charge and no process record.
+ * same process (a FID-mode event as fanotify merges it, see
+ * fsgate_event_merge_fid()). A full queue gets one overflow event and
+ * drops the rest until the reader catches up; the accessing process
+ * never waits. The merge is tried before anything is allocated: a reader
+ * running late sees an access's events merge, and those cost no
+ * allocation, no memory cgroup charge and no process record.
  *
  * Context: process context, may sleep; no fsgate locks held.
  */
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
-			const struct path *path)
+			const struct path *path,
+			const struct fsgate_fid_src *src)
 {
 	struct pid *pid = fsgate_event_pid(group);
 	bool absorbed;
 
+	if (group->flags & FSGATE_REPORT_FID_BITS) {
+		if (!WARN_ON_ONCE(!src))
+			fsgate_event_add_fid(group, mask, src);
+		return;
+	}
 	spin_lock(&group->queue_lock);
 	absorbed = fsgate_event_absorbed(group, mask, path, pid);
 	spin_unlock(&group->queue_lock);
@@ -191,8 +284,12 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 size_t fsgate_event_len(const struct fsgate_group *group,
 			const struct fsgate_event *event)
 {
-	return FAN_EVENT_METADATA_LEN + fsgate_info_len(group->flags,
-							event->mask);
+	size_t len = FAN_EVENT_METADATA_LEN + fsgate_info_len(group->flags,
+							      event->mask);
+
+	if (event->fid)
+		len += fsgate_fid_len(event->fid, group->flags, event->mask);
+	return len;
 }
 
 /**
@@ -306,7 +403,7 @@ size_t fsgate_event_queued_bytes(struct fsgate_group *group)
 	size_t bytes = 0;
 
 	spin_lock(&group->queue_lock);
-	if (!(group->flags & FSGATE_REPORT_INFO))
+	if (!(group->flags & (FSGATE_REPORT_INFO | FSGATE_REPORT_FID_BITS)))
 		bytes = group->queued * FAN_EVENT_METADATA_LEN;
 	else
 		list_for_each_entry(event, &group->queue, node)

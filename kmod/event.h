@@ -6,9 +6,11 @@
 #include <linux/path.h>
 #include <linux/pid.h>
 #include <linux/poll.h>
+#include <linux/slab.h>
 #include <linux/types.h>
 #include <linux/fsgate.h>
 
+#include "fid.h"
 #include "info.h"
 
 struct fsgate_group;
@@ -16,12 +18,34 @@ struct file;
 struct pid;
 
 /**
+ * struct fsgate_fid_src - what a FID-mode group's event is built from
+ * @data: fsnotify's data of the event
+ * @data_type: FSNOTIFY_EVENT_*
+ * @dir: the directory fsnotify reported it with, or NULL
+ * @name: the entry's name in @dir, or NULL
+ * @fsid: the filesystem's fsid, as the group's mark found it
+ * @types: BIT() of each FSNOTIFY_ITER_TYPE_* where the group's marks
+ *	wanted the event
+ */
+struct fsgate_fid_src {
+	const void *data;
+	int data_type;
+	struct inode *dir;
+	const struct qstr *name;
+	__kernel_fsid_t fsid;
+	u32 types;
+};
+
+/**
  * struct fsgate_event - an event waiting to be read
  * @node: entry in the group's queue, under its @queue_lock
  * @mask: FAN_* event bits, as reported
- * @path: the file, pinned; empty for the overflow event
+ * @path: the file, pinned; empty for the overflow event and for the
+ *	events of groups with FSGATE_REPORT_FID_BITS, which name no file
  * @pid: the process (or thread, with FSGATE_REPORT_TID) that caused it
  * @proc: who caused it, for a group with FSGATE_REPORT_PROC; else NULL
+ * @fid: handles and names, for a group with FSGATE_REPORT_FID_BITS; else
+ *	NULL
  */
 struct fsgate_event {
 	struct list_head node;
@@ -29,13 +53,14 @@ struct fsgate_event {
 	struct path path;
 	struct pid *pid;
 	struct fsgate_proc *proc;
+	struct fsgate_fid *fid;
 };
 
 /**
  * fsgate_event_init() - fill in an event
  * @event: the event
  * @mask: FAN_* bits
- * @path: the file; pinned until fsgate_event_release()
+ * @path: the file, pinned until fsgate_event_release(); NULL for none
  * @pid: the process it names (see fsgate_event_pid()); referenced
  *
  * Context: any.
@@ -45,10 +70,11 @@ static inline void fsgate_event_init(struct fsgate_event *event, u32 mask,
 {
 	INIT_LIST_HEAD(&event->node);
 	event->mask = mask;
-	event->path = *path;
+	event->path = path ? *path : (struct path){};
 	path_get(&event->path);
 	event->pid = get_pid(pid);
 	event->proc = NULL;
+	event->fid = NULL;
 }
 
 /**
@@ -62,6 +88,7 @@ static inline void fsgate_event_release(struct fsgate_event *event)
 	path_put(&event->path);
 	put_pid(event->pid);
 	fsgate_proc_free(event->proc);
+	kfree(event->fid);
 }
 
 /**
@@ -78,7 +105,8 @@ static inline bool fsgate_is_perm(const struct fsgate_event *event)
 
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore);
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
-			const struct path *path);
+			const struct path *path,
+			const struct fsgate_fid_src *src);
 size_t fsgate_event_len(const struct fsgate_group *group,
 			const struct fsgate_event *event);
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,

@@ -115,13 +115,12 @@ int fsgate_filter_check(struct sock_filter *insns, unsigned int len)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_filter_check);
 
-/* The facts of an event on @path by the current process. */
+/* The facts of an event on @inode by the current process. */
 static void fsgate_filter_data_fill(struct fsgate_filter_data *data,
 				    const struct fsgate_filter_prog *filter,
 				    const struct fsgate_group *group, u32 mask,
-				    const struct path *path)
+				    struct inode *inode)
 {
-	struct inode *inode = d_inode(path->dentry);
 	struct cgroup *cgrp = fsgate_compat_current_cgroup();
 	struct inode *exe = fsgate_current_exe();
 	loff_t size = i_size_read(inode);
@@ -151,7 +150,7 @@ static void fsgate_filter_data_fill(struct fsgate_filter_data *data,
  * fsgate_filter_run() - what a group's filter says of an event
  * @group: the group, referenced by the caller
  * @mask: the FAN_* bits the group would be told or asked of
- * @path: the object
+ * @inode: the object (the child, for an event on a directory's entry)
  * @deny_errno: set to the negative errno for %FSGATE_FILTER_DENY
  *
  * A deny with an errno a response may not carry denies with EPERM; any
@@ -162,7 +161,7 @@ static void fsgate_filter_data_fill(struct fsgate_filter_data *data,
  * _ALLOW or _DENY.
  */
 u32 fsgate_filter_run(struct fsgate_group *group, u32 mask,
-		      const struct path *path, int *deny_errno)
+		      struct inode *inode, int *deny_errno)
 {
 	const struct fsgate_filter_prog *filter;
 	struct fsgate_filter_data data;
@@ -172,7 +171,7 @@ u32 fsgate_filter_run(struct fsgate_group *group, u32 mask,
 	filter = rcu_dereference(group->filter);
 	if (!filter)
 		return FSGATE_FILTER_ASK;
-	fsgate_filter_data_fill(&data, filter, group, mask, path);
+	fsgate_filter_data_fill(&data, filter, group, mask, inode);
 	ret = bpf_prog_run_pin_on_cpu(filter->prog, &data);
 	err = ret & FSGATE_FILTER_ERRNO;
 	switch (ret & FSGATE_FILTER_ACTION) {

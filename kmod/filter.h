@@ -7,6 +7,7 @@
 
 struct bpf_prog;
 struct fsgate_group;
+struct inode;
 struct path;
 struct sock_filter;
 struct user_namespace;
@@ -25,7 +26,7 @@ struct fsgate_filter_prog {
 
 int fsgate_filter_check(struct sock_filter *insns, unsigned int len);
 u32 fsgate_filter_run(struct fsgate_group *group, u32 mask,
-		      const struct path *path, int *deny_errno);
+		      struct inode *inode, int *deny_errno);
 int fsgate_filter_set(struct fsgate_group *group, u32 len,
 		      void __user *insns);
 void fsgate_filter_release(struct fsgate_group *group);

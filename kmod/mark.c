@@ -579,6 +579,7 @@ static int fsgate_sub_create(struct fsgate_group *group,
 	sub->group = group;
 	sub->mnt = key->mnt;
 	sub->mnt_root = key->mnt_root;
+	sub->fsid = change->fsid;
 	fsgate_sub_apply(sub, change);
 	if (obj) {
 		sub->obj = obj;

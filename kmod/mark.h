@@ -5,6 +5,7 @@
 #include <linux/fsnotify_backend.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
+#include <linux/statfs.h>
 #include <linux/types.h>
 
 struct fsgate_cache;
@@ -70,6 +71,8 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  *	here, under fsgate_mark_mutex; empty otherwise
  * @cache_used: a lookup used @cache since the eviction sweep last passed
  *	(mark.c); set locklessly by lookups
+ * @fsid: the object's fsid, for a group with FSGATE_REPORT_FID_BITS (as
+ *	fanotify keeps it in its connector); set when the sub is made
  * @rcu: for kfree_rcu()
  */
 struct fsgate_sub {
@@ -87,6 +90,7 @@ struct fsgate_sub {
 	struct fsgate_cache __rcu *cache;
 	struct list_head cache_node;
 	bool cache_used;
+	__kernel_fsid_t fsid;
 	struct rcu_head rcu;
 };
 
@@ -102,6 +106,7 @@ struct fsgate_key {
  * What a request adds to or removes from a sub; see fsgate_sub_add().
  * @ignore_flags: @ignore came with FSGATE_MARK_IGNORE.
  * @evictable: the request came with FSGATE_MARK_EVICTABLE.
+ * @fsid: the object's fsid, for a sub made by a FID-mode group.
  */
 struct fsgate_change {
 	u32 mask;
@@ -110,6 +115,7 @@ struct fsgate_change {
 	bool ignore_flags;
 	bool evictable;
 	struct fsgate_cache *cache;
+	__kernel_fsid_t fsid;
 };
 
 /*

@@ -27,6 +27,7 @@
 #include <asm/ioctls.h>
 
 #include "event.h"
+#include "fid.h"
 #include "filter.h"
 #include "group.h"
 #include "info.h"
@@ -53,7 +54,11 @@ static bool fsgate_verdict_valid(u32 verdict)
  * Context: any.
  * Return: 0 if a group can be made from @init, -EINVAL if any flag, open
  * flag, priority, verdict or reserved field is unknown or out of range,
- * or for %FSGATE_ENABLE_AUDIT on a kernel without audit.
+ * for %FSGATE_ENABLE_AUDIT on a kernel without audit, or for FID
+ * reporting flags fanotify_init(2) refuses (with a class other than
+ * notification, %FSGATE_REPORT_NAME without %FSGATE_REPORT_DIR_FID,
+ * %FSGATE_REPORT_TARGET_FID without %FSGATE_REPORT_FID and
+ * %FSGATE_REPORT_NAME).
  */
 int fsgate_init_check(const struct fsgate_init *init)
 {
@@ -65,6 +70,17 @@ int fsgate_init_check(const struct fsgate_init *init)
 	if ((init->flags & FSGATE_ENABLE_AUDIT) && !FSGATE_COMPAT_AUDIT)
 		return -EINVAL;
 	if ((init->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_MASK)
+		return -EINVAL;
+	/* fanotify_init()'s rules for FID reporting. */
+	if ((init->flags & FSGATE_REPORT_FID_BITS) &&
+	    (init->flags & FSGATE_CLASS_MASK) != FSGATE_CLASS_NOTIF)
+		return -EINVAL;
+	if ((init->flags & FSGATE_REPORT_NAME) &&
+	    !(init->flags & FSGATE_REPORT_DIR_FID))
+		return -EINVAL;
+	if ((init->flags & FSGATE_REPORT_TARGET_FID) &&
+	    (!(init->flags & FSGATE_REPORT_NAME) ||
+	     !(init->flags & FSGATE_REPORT_FID)))
 		return -EINVAL;
 	if (init->event_f_flags & ~FSGATE_EVENT_F_FLAGS)
 		return -EINVAL;
@@ -177,7 +193,11 @@ struct fsgate_event_out {
 	u8 info[FSGATE_INFO_MAX_LEN];
 } __aligned(8);
 
-/* Lay out the info records @event carries for @group; return their size. */
+/*
+ * Lay out the info records @event carries for @group; return their size.
+ * fanotify's FID records come first, as fanotify puts them before its
+ * pidfd record, whose place the process record takes (preload/read.c).
+ */
 static size_t fsgate_event_info(struct fsgate_group *group,
 				struct fsgate_event *event, u8 *info)
 {
@@ -189,45 +209,62 @@ static size_t fsgate_event_info(struct fsgate_group *group,
 		len += fsgate_info_perm_fill(info + len, perm->id,
 					     perm->deadline_ns, perm->unbounded);
 	}
+	if (event->fid)
+		len += fsgate_fid_fill(info + len, event->fid, group->flags,
+				       event->mask);
 	if (event->proc)
 		len += fsgate_info_proc_fill(info + len, event->proc);
-	WARN_ON_ONCE(len != fsgate_info_len(group->flags, event->mask));
+	WARN_ON_ONCE(FAN_EVENT_METADATA_LEN + len !=
+		     fsgate_event_len(group, event));
 	return len;
 }
 
-/* Copy one event out, with a new fd for its file; return its length. */
+/*
+ * Copy one event out, with a new fd for its file; return its length, or
+ * -ENOMEM when the room for its FID records cannot be had (the event is
+ * put back, as for -EFAULT).
+ */
 static ssize_t fsgate_event_copy(struct fsgate_group *group,
 				 struct fsgate_event *event, char __user *buf)
 {
-	struct fsgate_event_out out = {
-		.meta = {
-			.vers = FANOTIFY_METADATA_VERSION,
-			.metadata_len = FAN_EVENT_METADATA_LEN,
-			.mask = event->mask,
-			.fd = FAN_NOFD,
-			.pid = event->pid ? pid_vnr(event->pid) : 0,
-		},
-	};
+	struct fsgate_event_out stack_out, *out = &stack_out;
 	struct file *file = NULL;
 	int fd = FAN_NOFD;
-	size_t len;
+	size_t len = fsgate_event_len(group, event);
+	ssize_t ret;
 
-	len = FAN_EVENT_METADATA_LEN + fsgate_event_info(group, event, out.info);
-	out.meta.event_len = len;
+	/* FID records (handles, names) do not fit on the stack. */
+	if (len > sizeof(stack_out)) {
+		out = kmalloc(len, GFP_KERNEL);
+		if (!out)
+			return -ENOMEM;
+	}
+	out->meta = (struct fanotify_event_metadata){
+		.event_len = len,
+		.vers = FANOTIFY_METADATA_VERSION,
+		.metadata_len = FAN_EVENT_METADATA_LEN,
+		/* FAN_EVENT_ON_CHILD stays inside, as in fanotify. */
+		.mask = event->mask & ~FAN_EVENT_ON_CHILD,
+		.fd = FAN_NOFD,
+		.pid = event->pid ? pid_vnr(event->pid) : 0,
+	};
+	fsgate_event_info(group, event, out->info);
 	if (event->path.dentry) {
 		fd = fsgate_event_open_fd(group, event, &file);
 		if (fd < 0) {
 			fsgate_event_unopened(group, event, fd);
-			return fd;
+			ret = fd;
+			goto out_free;
 		}
-		out.meta.fd = fd;
+		out->meta.fd = fd;
 	}
-	if (copy_to_user(buf, &out, len)) {
+	if (copy_to_user(buf, out, len)) {
 		if (file) {
 			fput(file);
 			put_unused_fd(fd);
 		}
-		return -EFAULT;
+		ret = -EFAULT;
+		goto out_free;
 	}
 	/*
 	 * Named by its fd only once it is sure to have it, so no answer can
@@ -238,7 +275,11 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 	if (file)
 		fd_install(fd, file);
 	atomic64_inc(&group->delivered);
-	return len;
+	ret = len;
+out_free:
+	if (out != &stack_out)
+		kfree(out);
+	return ret;
 }
 
 /**
@@ -291,7 +332,7 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 			continue;
 		}
 		ret = fsgate_event_copy(group, event, buf);
-		if (ret == -EFAULT) {
+		if (ret == -EFAULT || ret == -ENOMEM) {
 			/* What was copied is read; the rest waits for the next read(). */
 			fsgate_event_unread(group, event);
 			break;
@@ -611,7 +652,9 @@ out_put:
  * flags, FSGATE_MARK_IGNORED_SURV_MODIFY without one, or
  * FSGATE_MARK_EVICTABLE on a mount or filesystem), unknown or
  * missing event bits (a removal may name only event flags), permission
- * events for a notification group, or non-zero reserved fields.
+ * events for a notification group, FSGATE_DIRENT_EVENTS for a group
+ * without FID reporting or on a mount, FAN_RENAME without
+ * FSGATE_REPORT_NAME, or non-zero reserved fields.
  */
 int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 {
@@ -634,14 +677,26 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
 		       -EINVAL : 0;
 	/* As fanotify, a removal may name only FAN_ONDIR or FAN_EVENT_ON_CHILD. */
-	if (!(mark->mask & FSGATE_EVENTS) &&
+	if (!(mark->mask & (FSGATE_EVENTS | FSGATE_DIRENT_EVENTS)) &&
 	    !(action == FSGATE_MARK_REMOVE && mark->mask))
 		return -EINVAL;
-	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_MASK_FLAGS))
+	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_DIRENT_EVENTS |
+				FSGATE_MASK_FLAGS))
 		return -EINVAL;
 	/* As fanotify: only groups that decide may ask to decide. */
 	if ((mark->mask & FSGATE_PERM_EVENTS) &&
 	    (group_flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF)
+		return -EINVAL;
+	/*
+	 * As fanotify: events without a file to open need file handles to
+	 * report, and are no mount's, having no path to tell mounts apart.
+	 */
+	if ((mark->mask & FSGATE_DIRENT_EVENTS) &&
+	    (!(group_flags & FSGATE_REPORT_FID_BITS) ||
+	     type == FSGATE_MARK_MOUNT))
+		return -EINVAL;
+	/* FAN_RENAME's records name both sides: fanotify has it with names only. */
+	if ((mark->mask & FAN_RENAME) && !(group_flags & FSGATE_REPORT_NAME))
 		return -EINVAL;
 	if ((mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
 	    !(mark->flags & (FSGATE_MARK_IGNORED_MASK | FSGATE_MARK_IGNORE)))
@@ -705,6 +760,10 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path,
 	return ret;
 }
 
+/* fanotify's FANOTIFY_DIRONLY_EVENT_BITS. */
+#define FSGATE_DIRONLY_BITS	(FAN_MOVE | FAN_CREATE | FAN_DELETE | \
+				 FAN_RENAME | FSGATE_MASK_FLAGS)
+
 /*
  * The objects fanotify refuses to mark: permission events on filesystems
  * whose opens take unusual locks (procfs: FS_DISALLOW_NOTIFY_PERM), and
@@ -713,28 +772,43 @@ static int fsgate_mark_path(const struct fsgate_mark *mark, struct path *path,
  * the group's own included. fsgate refuses inode marks there too: an
  * anon inode is shared by every fd of its kind.
  *
- * And, as fanotify, the ignore masks of FSGATE_MARK_IGNORE it refuses:
- * directory flags on a file (-ENOTDIR), and one that a modification
- * would clear on a directory (-EISDIR) or a mount or filesystem
- * (-EINVAL), where modifications of what is inside would.
+ * As fanotify's fanotify_events_supported(), the newer interfaces
+ * (FSGATE_MARK_IGNORE, FAN_RENAME, a group with FSGATE_REPORT_TARGET_FID)
+ * refuse directory events and flags on a file (-ENOTDIR).
  */
 static int fsgate_mark_supported(const struct fsgate_mark *mark,
-				 const struct path *path)
+				 const struct path *path, u32 group_flags)
 {
 	struct super_block *sb = path->mnt->mnt_sb;
-	bool dir = d_is_dir(path->dentry);
 	u32 type = mark->flags & FSGATE_MARK_TYPES;
+	bool strict = (group_flags & FSGATE_REPORT_TARGET_FID) ||
+		      (mark->mask & FAN_RENAME) ||
+		      (mark->flags & FSGATE_MARK_IGNORE);
 
 	if ((mark->mask & FSGATE_PERM_EVENTS) &&
 	    (sb->s_type->fs_flags & FS_DISALLOW_NOTIFY_PERM))
 		return -EINVAL;
 	if (sb->s_flags & SB_NOUSER)
 		return -EINVAL;
+	if (strict && type == FSGATE_MARK_INODE && !d_is_dir(path->dentry) &&
+	    (mark->mask & FSGATE_DIRONLY_BITS))
+		return -ENOTDIR;
+	return 0;
+}
+
+/*
+ * As fanotify, the ignore masks of FSGATE_MARK_IGNORE it refuses: one
+ * that a modification would clear on a directory (-EISDIR) or a mount or
+ * filesystem (-EINVAL), where modifications of what is inside would.
+ */
+static int fsgate_mark_ignore_supported(const struct fsgate_mark *mark,
+					const struct path *path)
+{
+	bool dir = d_is_dir(path->dentry);
+	u32 type = mark->flags & FSGATE_MARK_TYPES;
+
 	if (!(mark->flags & FSGATE_MARK_IGNORE))
 		return 0;
-	if (type == FSGATE_MARK_INODE && !dir &&
-	    (mark->mask & FSGATE_MASK_FLAGS))
-		return -ENOTDIR;
 	if (!(mark->flags & FSGATE_MARK_IGNORED_SURV_MODIFY) &&
 	    (type != FSGATE_MARK_INODE || dir))
 		return type == FSGATE_MARK_INODE ? -EISDIR : -EINVAL;
@@ -744,17 +818,25 @@ static int fsgate_mark_supported(const struct fsgate_mark *mark,
 /*
  * What a mark request changes, as fanotify_mark() reads it: a legacy
  * ignore mask takes no event flags, and FAN_EVENT_ON_CHILD means nothing
- * but on a directory's inode mark.
+ * but on a directory's inode mark, except that a group reporting
+ * directory handles gets it on every other mark it adds events to, so
+ * that fsnotify reports a file's events with its parent and name.
  */
 static void fsgate_mark_change(const struct fsgate_mark *mark,
-			       const struct path *path,
+			       const struct path *path, u32 group_flags,
 			       struct fsgate_change *change)
 {
 	u32 mask = mark->mask;
 
 	if ((mark->flags & FSGATE_MARK_TYPES) != FSGATE_MARK_INODE ||
-	    !d_is_dir(path->dentry))
+	    !d_is_dir(path->dentry)) {
 		mask &= ~FAN_EVENT_ON_CHILD;
+		if ((group_flags & FSGATE_REPORT_DIR_FID) &&
+		    (mark->flags & FSGATE_MARK_ADD) &&
+		    !(mark->flags & (FSGATE_MARK_IGNORED_MASK |
+				     FSGATE_MARK_IGNORE)))
+			mask |= FAN_EVENT_ON_CHILD;
+	}
 	if (mark->flags & FSGATE_MARK_IGNORED_MASK)
 		mask &= ~FSGATE_MASK_FLAGS;
 	change->evictable = (mark->flags & FSGATE_MARK_EVICTABLE) &&
@@ -860,13 +942,18 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	ret = fsgate_mark_path(&mark, &path, &via);
 	if (ret)
 		return ret;
-	if (mark.flags & FSGATE_MARK_ADD) {
-		ret = fsgate_mark_supported(&mark, &path);
-		if (ret || fsgate_mark_ignore_is_moot(&mark, &path, via))
-			goto out_put_path;
-	}
+	/* In fanotify_mark()'s order, for its errno where several apply. */
+	if (mark.flags & FSGATE_MARK_ADD)
+		ret = fsgate_mark_supported(&mark, &path, group->flags);
+	if (!ret && (group->flags & FSGATE_REPORT_FID_BITS))
+		ret = fsgate_fid_check_object(path.dentry, &change.fsid);
+	if (!ret && (mark.flags & FSGATE_MARK_ADD))
+		ret = fsgate_mark_ignore_supported(&mark, &path);
+	if (ret || ((mark.flags & FSGATE_MARK_ADD) &&
+		    fsgate_mark_ignore_is_moot(&mark, &path, via)))
+		goto out_put_path;
 	fsgate_mark_key(&key, type, &path);
-	fsgate_mark_change(&mark, &path, &change);
+	fsgate_mark_change(&mark, &path, group->flags, &change);
 	nofs = fsgate_marks_lock();
 	if (mark.flags & FSGATE_MARK_ADD)
 		ret = fsgate_sub_add(group, &key, &change);

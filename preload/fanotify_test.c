@@ -190,12 +190,14 @@ static void bad_environment_is_einval_with_a_warning(void **state)
 	assert_non_null(strstr(warning, "FSGATE_PRIORITY=high"));
 }
 
+/* FAN_REPORT_FD_ERROR (Linux 6.13), which neither fsgate nor 6.1 has. */
+#define UNSERVED_FLAG 0x00002000
+
 /* What an older kernel refuses with EINVAL, fsgate refuses the same way. */
 static void unserved_flags_are_einval(void **state)
 {
 	static const unsigned int unserved[] = {
-		FAN_REPORT_FID, FAN_REPORT_DIR_FID, FAN_REPORT_NAME,
-		FAN_REPORT_DFID_NAME, FAN_REPORT_TARGET_FID,
+		UNSERVED_FLAG,
 		FSGATE_EXCLUDE_SELF, FSGATE_REPORT_PERM, FSGATE_REPORT_PROC,
 		FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT,
 	};
@@ -362,15 +364,15 @@ static void missing_module_with_fallback_is_fanotify(void **state)
 	assert_int_equal(warnings, 0);
 }
 
-/* With the fallback and no fsgate, even FID groups go to fanotify. */
+/* With the fallback and no fsgate, even groups fsgate cannot serve go to fanotify. */
 static void fallback_serves_what_fsgate_cannot(void **state)
 {
 	(void)state;
 	setenv("FSGATE_FALLBACK", "1", 1);
 	device_there = 0;
-	expect_value(next_fanotify_init, flags, FAN_REPORT_DFID_NAME);
+	expect_value(next_fanotify_init, flags, UNSERVED_FLAG);
 	expect_value(next_fanotify_init, event_f_flags, O_RDONLY);
-	assert_int_equal(fanotify_init(FAN_REPORT_DFID_NAME, O_RDONLY), FANOTIFY_FD);
+	assert_int_equal(fanotify_init(UNSERVED_FLAG, O_RDONLY), FANOTIFY_FD);
 	assert_int_equal(init_calls, 0);
 }
 
@@ -378,9 +380,29 @@ static void fallback_is_not_used_when_fsgate_is_there(void **state)
 {
 	(void)state;
 	setenv("FSGATE_FALLBACK", "1", 1);
-	assert_int_equal(fanotify_init(FAN_REPORT_DFID_NAME, O_RDONLY), -1);
+	assert_int_equal(fanotify_init(UNSERVED_FLAG, O_RDONLY), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(next_calls, 0);
+}
+
+/* FID reporting is fsgate's: every flag, alone or combined, goes to the module. */
+static void fid_flags_pass_to_fsgate(void **state)
+{
+	static const unsigned int fid[] = {
+		FAN_REPORT_FID, FAN_REPORT_DIR_FID, FAN_REPORT_DFID_NAME,
+		FAN_REPORT_FID | FAN_REPORT_DFID_NAME,
+		FAN_REPORT_DFID_NAME_TARGET,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(fid) / sizeof(fid[0]); i++) {
+		will_return(fsgate_init_ext, 0);
+		assert_int_equal(fanotify_init(fid[i], O_RDONLY), GROUP);
+		assert_int_equal(seen.flags, fid[i]);
+	}
+	assert_int_equal(init_calls, i);
+	assert_int_equal(next_calls + warnings, 0);
 }
 
 static void expect_mark(unsigned int flags, uint64_t mask, const char *path)
@@ -465,6 +487,7 @@ int main(void)
 		cmocka_unit_test_setup(missing_module_with_fallback_is_fanotify, setup),
 		cmocka_unit_test_setup(fallback_serves_what_fsgate_cannot, setup),
 		cmocka_unit_test_setup(fallback_is_not_used_when_fsgate_is_there, setup),
+		cmocka_unit_test_setup(fid_flags_pass_to_fsgate, setup),
 		cmocka_unit_test_setup(marks_on_a_group_go_to_fsgate, setup),
 		cmocka_unit_test_setup(unserved_mark_flags_are_einval, setup),
 		cmocka_unit_test_setup(marks_on_other_fds_go_to_libc, setup),

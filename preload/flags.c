@@ -7,10 +7,14 @@
  * responses' FAN_AUDIT and FAN_INFO go straight to the group fd, which
  * takes fanotify's layout. FAN_REPORT_PIDFD is served by asking for
  * fsgate's process-context records (FSGATE_REPORT_PROC), which the
- * layer's read() turns into pidfd records (read.c). A flag it lacks (FID
- * reporting, anything newer) fails with
- * EINVAL, which is what a kernel without the flag says, so that
- * programs take the fallback they already have for older kernels.
+ * layer's read() turns into pidfd records (read.c). fanotify's FID
+ * reporting flags are fsgate's too (FSGATE_REPORT_FID_BITS): the module
+ * checks their combinations as fanotify_init() does, and its events
+ * carry fanotify's own FID records, so they pass unchanged, as do the
+ * directory entry events of fanotify_mark(). A flag it lacks (anything
+ * newer) fails with EINVAL, which is what a kernel without the flag
+ * says, so that programs take the fallback they already have for older
+ * kernels.
  *
  * What a fanotify program cannot ask for, the environment adds: an
  * orphan verdict, FSGATE_EXCLUDE_SELF and FSGATE_REPORT_PROC (env.c).
@@ -20,7 +24,8 @@
 #define SERVED_INIT_FLAGS (FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 			   FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 			   FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
-			   FSGATE_ENABLE_AUDIT | FAN_REPORT_PIDFD)
+			   FSGATE_ENABLE_AUDIT | FAN_REPORT_PIDFD | \
+			   FSGATE_REPORT_FID_BITS)
 
 _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 	       FSGATE_CLASS_PRE_CONTENT == FAN_CLASS_PRE_CONTENT &&
@@ -28,8 +33,17 @@ _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 	       FSGATE_UNLIMITED_QUEUE == FAN_UNLIMITED_QUEUE &&
 	       FSGATE_UNLIMITED_MARKS == FAN_UNLIMITED_MARKS &&
 	       FSGATE_REPORT_TID == FAN_REPORT_TID &&
-	       FSGATE_ENABLE_AUDIT == FAN_ENABLE_AUDIT,
+	       FSGATE_ENABLE_AUDIT == FAN_ENABLE_AUDIT &&
+	       FSGATE_REPORT_FID == FAN_REPORT_FID &&
+	       FSGATE_REPORT_DIR_FID == FAN_REPORT_DIR_FID &&
+	       FSGATE_REPORT_NAME == FAN_REPORT_NAME &&
+	       FSGATE_REPORT_TARGET_FID == 0x00001000 /* FAN_REPORT_TARGET_FID */,
 	       "fsgate's group flags are fanotify's");
+_Static_assert(FSGATE_DIRENT_EVENTS ==
+	       (FAN_ATTRIB | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_CREATE |
+		FAN_DELETE | FAN_DELETE_SELF | FAN_MOVE_SELF |
+		0x10000000 /* FAN_RENAME */),
+	       "fsgate's directory entry events are fanotify's");
 _Static_assert(FSGATE_AUDIT == FAN_AUDIT, "fsgate's FSGATE_AUDIT is FAN_AUDIT");
 #ifdef FAN_INFO
 _Static_assert(FSGATE_INFO == FAN_INFO &&

@@ -166,7 +166,7 @@ static const char *const feature_names[] = {
 	"deny-errno", "cache", "exclude-self", "mount-marks", "stats",
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
 	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
-	"filter-proc", "mark-ignore", "mark-evictable",
+	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */

@@ -44,12 +44,28 @@
 #define FSGATE_REPORT_PROC		0x20000000
 /* Every flag that asks for info records. */
 #define FSGATE_REPORT_INFO		(FSGATE_REPORT_PERM | FSGATE_REPORT_PROC)
+/*
+ * fanotify's FID reporting modes (FSGATE_FEATURE_REPORT_FID), with
+ * fanotify_init(2)'s values and rules: for notification groups only;
+ * events carry fanotify's struct fanotify_event_info_fid records (file
+ * handles, names) and fd FAN_NOFD; NAME needs DIR_FID; TARGET_FID needs
+ * FID and DFID_NAME. Marks may then ask for FSGATE_DIRENT_EVENTS.
+ */
+#define FSGATE_REPORT_FID		0x00000200	/* FAN_REPORT_FID */
+#define FSGATE_REPORT_DIR_FID		0x00000400	/* FAN_REPORT_DIR_FID */
+#define FSGATE_REPORT_NAME		0x00000800	/* FAN_REPORT_NAME */
+#define FSGATE_REPORT_TARGET_FID	0x00001000	/* FAN_REPORT_TARGET_FID */
+#define FSGATE_REPORT_DFID_NAME		(FSGATE_REPORT_DIR_FID | \
+					 FSGATE_REPORT_NAME)
+#define FSGATE_REPORT_FID_BITS		(FSGATE_REPORT_FID | \
+					 FSGATE_REPORT_DFID_NAME | \
+					 FSGATE_REPORT_TARGET_FID)
 
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 				 FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
 				 FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO | \
-				 FSGATE_ENABLE_AUDIT)
+				 FSGATE_ENABLE_AUDIT | FSGATE_REPORT_FID_BITS)
 
 /*
  * Priorities: higher is asked first. Groups of equal priority form one
@@ -160,6 +176,19 @@ struct fsgate_init {
 #define FSGATE_PERM_EVENTS	(FAN_OPEN_PERM | FAN_ACCESS_PERM | \
 				 FAN_OPEN_EXEC_PERM)
 #define FSGATE_EVENTS		(FSGATE_NOTIF_EVENTS | FSGATE_PERM_EVENTS)
+/*
+ * Events without a file to open, for groups with FSGATE_REPORT_FID_BITS
+ * only, on inode and filesystem marks (fanotify refuses them on mounts):
+ * fanotify's values. FAN_RENAME needs FSGATE_REPORT_NAME.
+ */
+#define FSGATE_DIRENT_EVENTS	(0x00000004 /* FAN_ATTRIB */ | \
+				 0x00000040 /* FAN_MOVED_FROM */ | \
+				 0x00000080 /* FAN_MOVED_TO */ | \
+				 0x00000100 /* FAN_CREATE */ | \
+				 0x00000200 /* FAN_DELETE */ | \
+				 0x00000400 /* FAN_DELETE_SELF */ | \
+				 0x00000800 /* FAN_MOVE_SELF */ | \
+				 0x10000000 /* FAN_RENAME */)
 /* Flags a mark's mask may carry besides events. */
 #define FSGATE_MASK_FLAGS	(FAN_ONDIR | FAN_EVENT_ON_CHILD)
 
@@ -614,6 +643,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_FILTER_PROC	(1ULL << 16)
 #define FSGATE_FEATURE_MARK_IGNORE	(1ULL << 17)	/* FSGATE_MARK_IGNORE */
 #define FSGATE_FEATURE_MARK_EVICTABLE	(1ULL << 18)	/* FSGATE_MARK_EVICTABLE */
+/* FSGATE_REPORT_FID_BITS and FSGATE_DIRENT_EVENTS */
+#define FSGATE_FEATURE_REPORT_FID	(1ULL << 19)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
