@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fanotify's FID reporting modes (FSGATE_REPORT_FID, _DIR_FID, _NAME,
+ * _TARGET_FID) and directory entry events (FAN_CREATE, FAN_DELETE,
+ * FAN_DELETE_SELF, FAN_MOVED_FROM, FAN_MOVED_TO, FAN_MOVE_SELF,
+ * FAN_RENAME, FAN_ATTRIB), on tmpfs and on ext4 on loop.
+ *
+ * In-tree fanotify on the same kernel is the reference. An fanotify group
+ * and an fsgate group with the same flags get the same marks, the test
+ * process makes one workload, and the bytes each read() gives must be
+ * equal: metadata, records, fsid, file handles, names, padding, and what
+ * merged. With equal flags and marks, the groups' shared fsnotify masks
+ * are what each would have alone. The expected events are written down
+ * too (handles rendered as the names of the objects they were taken
+ * from with name_to_handle_at()), so that neither can pass by doing
+ * nothing. Errnos of invalid combinations are compared the same way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fsgate_util.h"
+
+#ifndef FAN_RENAME
+#define FAN_RENAME			0x10000000
+#endif
+#ifndef FAN_REPORT_TARGET_FID
+#define FAN_REPORT_TARGET_FID		0x00001000
+#define FAN_REPORT_DFID_NAME_TARGET	(FAN_REPORT_DFID_NAME | \
+					 FAN_REPORT_FID | FAN_REPORT_TARGET_FID)
+#endif
+#ifndef FAN_EVENT_INFO_TYPE_OLD_DFID_NAME
+#define FAN_EVENT_INFO_TYPE_OLD_DFID_NAME	10
+#define FAN_EVENT_INFO_TYPE_NEW_DFID_NAME	12
+#endif
+
+#define BUF_LEN		65536
+#define OUT_LEN		16384
+#define MAX_KNOWN	64
+
+/* Every directory entry event, as fanotify_mark(2) names them. */
+#define DIRENT_EVENTS	(FAN_CREATE | FAN_DELETE | FAN_MOVED_FROM | \
+			 FAN_MOVED_TO | FAN_DELETE_SELF | FAN_MOVE_SELF | \
+			 FAN_ATTRIB)
+
+/* A handle the test took, to name the objects in records. */
+struct known {
+	char label[24];
+	struct file_handle fh;
+	unsigned char bytes[MAX_HANDLE_SZ];
+};
+
+FIXTURE(fid) {
+	char root[64];
+	char img[64];
+	char dev[32];
+	int mnt_fd;
+	int fa;			/* in-tree fanotify */
+	int g;			/* fsgate */
+	struct known known[MAX_KNOWN];
+	int nknown;
+	__kernel_fsid_t fsid;
+	char fa_out[OUT_LEN];
+	char g_out[OUT_LEN];
+};
+
+FIXTURE_VARIANT(fid) {
+	int ext4;
+};
+
+FIXTURE_VARIANT_ADD(fid, tmpfs) {
+	.ext4 = 0,
+};
+
+FIXTURE_VARIANT_ADD(fid, ext4) {
+	.ext4 = 1,
+};
+
+FIXTURE_SETUP(fid)
+{
+	struct statfs sfs;
+
+	self->fa = -1;
+	self->g = -1;
+	self->dev[0] = '\0';
+	self->img[0] = '\0';
+	if (variant->ext4) {
+		ASSERT_EQ(0, fsgate_test_own_mounts());
+		snprintf(self->img, sizeof(self->img), "/tmp/fid.%d.img",
+			 getpid());
+		snprintf(self->root, sizeof(self->root), "/tmp/fid.%d",
+			 getpid());
+		ASSERT_EQ(0, fsgate_test_ext4(self->img, self->dev,
+					      sizeof(self->dev)));
+		ASSERT_EQ(0, mkdir(self->root, 0755));
+		ASSERT_EQ(0, mount(self->dev, self->root, "ext4", 0, NULL));
+	} else {
+		ASSERT_EQ(0, fsgate_test_tmpfs("fid", self->root,
+					       sizeof(self->root)));
+	}
+	self->mnt_fd = open(self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, self->mnt_fd);
+	ASSERT_EQ(0, fstatfs(self->mnt_fd, &sfs));
+	memcpy(&self->fsid, &sfs.f_fsid, sizeof(self->fsid));
+	ASSERT_TRUE(self->fsid.val[0] || self->fsid.val[1]);
+	self->nknown = 0;
+}
+
+FIXTURE_TEARDOWN(fid)
+{
+	if (self->fa >= 0)
+		close(self->fa);
+	if (self->g >= 0)
+		close(self->g);
+	close(self->mnt_fd);
+	if (variant->ext4) {
+		umount2(self->root, MNT_DETACH);
+		fsgate_test_loop_detach(self->dev);
+		unlink(self->img);
+		rmdir(self->root);
+	} else {
+		fsgate_test_tmpfs_done(self->root);
+	}
+}
+
+/* @rel under the filesystem's root, in a static buffer of four. */
+static const char *at(FIXTURE_DATA(fid) *self, const char *rel)
+{
+	static char bufs[4][160];
+	static int next;
+	char *p = bufs[next++ % 4];
+
+	snprintf(p, sizeof(bufs[0]), "%s/%s", self->root, rel);
+	return p;
+}
+
+/* Remember the handle of @rel as @label (its own name when NULL). */
+static void remember(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fid) *self, const char *rel,
+		     const char *label)
+{
+	struct known *k = &self->known[self->nknown];
+	int mnt;
+
+	ASSERT_GT(MAX_KNOWN, self->nknown);
+	k->fh.handle_bytes = MAX_HANDLE_SZ;
+	ASSERT_EQ(0, name_to_handle_at(AT_FDCWD, at(self, rel), &k->fh, &mnt,
+				       0)) TH_LOG("%s: %s", rel, strerror(errno));
+	snprintf(k->label, sizeof(k->label), "%s", label ? label : rel);
+	self->nknown++;
+}
+
+static void mkdir_at(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fid) *self, const char *rel)
+{
+	ASSERT_EQ(0, mkdir(at(self, rel), 0755)) TH_LOG("%s: %s", rel,
+							 strerror(errno));
+}
+
+static void create_at(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(fid) *self, const char *rel)
+{
+	int fd = open(at(self, rel), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", rel, strerror(errno));
+	close(fd);
+}
+
+static void rename_at(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(fid) *self, const char *from,
+		      const char *to)
+{
+	ASSERT_EQ(0, rename(at(self, from), at(self, to)))
+		TH_LOG("%s -> %s: %s", from, to, strerror(errno));
+}
+
+/* Both groups, with the same FAN_REPORT_* flags. */
+static void groups(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(fid) *self, unsigned int flags)
+{
+	if (self->fa >= 0)
+		close(self->fa);
+	if (self->g >= 0)
+		close(self->g);
+	self->fa = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC |
+				 flags, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fa) TH_LOG("fanotify_init(%#x): %s", flags,
+				      strerror(errno));
+	self->g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			      FSGATE_CLOEXEC | flags, O_RDONLY | O_CLOEXEC,
+			      FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, self->g) TH_LOG("fsgate_init(%#x): %s", flags,
+				     strerror(errno));
+}
+
+/* The same mark on both groups; both must succeed. */
+static void mark_both(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(fid) *self, unsigned int flags,
+		      uint64_t mask, const char *rel)
+{
+	ASSERT_EQ(0, fanotify_mark(self->fa, FAN_MARK_ADD | flags, mask,
+				   AT_FDCWD, at(self, rel)))
+		TH_LOG("fanotify mark %#x %#llx %s: %s", flags,
+		       (unsigned long long)mask, rel, strerror(errno));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD | flags, mask,
+				 AT_FDCWD, at(self, rel)))
+		TH_LOG("fsgate mark %#x %#llx %s: %s", flags,
+		       (unsigned long long)mask, rel, strerror(errno));
+}
+
+/* Everything queued on @fd, whole events, into @buf; returns the bytes. */
+static ssize_t read_all(int fd, unsigned char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got + 8192 <= len) {
+		n = read(fd, buf + got, len - got);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} mask_names[] = {
+	{ FAN_ACCESS, "ACCESS" }, { FAN_MODIFY, "MODIFY" },
+	{ FAN_ATTRIB, "ATTRIB" }, { FAN_CLOSE_WRITE, "CLOSE_WRITE" },
+	{ FAN_CLOSE_NOWRITE, "CLOSE_NOWRITE" }, { FAN_OPEN, "OPEN" },
+	{ FAN_MOVED_FROM, "MOVED_FROM" }, { FAN_MOVED_TO, "MOVED_TO" },
+	{ FAN_CREATE, "CREATE" }, { FAN_DELETE, "DELETE" },
+	{ FAN_DELETE_SELF, "DELETE_SELF" }, { FAN_MOVE_SELF, "MOVE_SELF" },
+	{ FAN_OPEN_EXEC, "OPEN_EXEC" }, { FAN_Q_OVERFLOW, "Q_OVERFLOW" },
+	{ FAN_RENAME, "RENAME" }, { FAN_ONDIR, "ONDIR" },
+};
+
+static const char *label_of(FIXTURE_DATA(fid) *self,
+			    const struct file_handle *fh)
+{
+	int i;
+
+	for (i = self->nknown - 1; i >= 0; i--) {
+		const struct known *k = &self->known[i];
+
+		if (k->fh.handle_type == fh->handle_type &&
+		    k->fh.handle_bytes == fh->handle_bytes &&
+		    !memcmp(k->fh.f_handle, fh->f_handle, fh->handle_bytes))
+			return k->label;
+	}
+	return "?";
+}
+
+static const char *info_type_name(unsigned int type)
+{
+	switch (type) {
+	case FAN_EVENT_INFO_TYPE_FID:
+		return "FID";
+	case FAN_EVENT_INFO_TYPE_DFID_NAME:
+		return "DFID_NAME";
+	case FAN_EVENT_INFO_TYPE_DFID:
+		return "DFID";
+	case FAN_EVENT_INFO_TYPE_OLD_DFID_NAME:
+		return "OLD_DFID_NAME";
+	case FAN_EVENT_INFO_TYPE_NEW_DFID_NAME:
+		return "NEW_DFID_NAME";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+/*
+ * One line per event: its mask, then each record as TYPE(object[,name]);
+ * anything off fanotify's frame (an fd, another pid or fsid, a record
+ * that does not add up) is written into the line, so that it differs.
+ */
+static void render(FIXTURE_DATA(fid) *self, const unsigned char *buf,
+		   size_t len, char *out, size_t room)
+{
+	size_t off = 0, o = 0;
+
+	out[0] = '\0';
+	while (len - off >= FAN_EVENT_METADATA_LEN) {
+		struct fanotify_event_metadata m;
+		size_t r;
+		unsigned int i;
+		const char *sep = "";
+
+		memcpy(&m, buf + off, sizeof(m));
+		if (m.event_len < FAN_EVENT_METADATA_LEN ||
+		    m.event_len > len - off) {
+			o += snprintf(out + o, room - o, "BADLEN\n");
+			break;
+		}
+		for (i = 0; i < sizeof(mask_names) / sizeof(mask_names[0]); i++)
+			if (m.mask & mask_names[i].bit) {
+				o += snprintf(out + o, room - o, "%s%s", sep,
+					      mask_names[i].name);
+				sep = "|";
+			}
+		if (m.fd != FAN_NOFD)
+			o += snprintf(out + o, room - o, " fd!");
+		if (m.pid != getpid())
+			o += snprintf(out + o, room - o, " pid!");
+		for (r = off + m.metadata_len; r + 4 <= off + m.event_len;) {
+			struct fanotify_event_info_fid info;
+			struct {
+				struct file_handle fh;
+				unsigned char bytes[MAX_HANDLE_SZ];
+			} h;
+			size_t rlen, hlen;
+
+			memcpy(&info, buf + r, sizeof(info));
+			rlen = info.hdr.len;
+			if (rlen < sizeof(info) + sizeof(struct file_handle) ||
+			    rlen > off + m.event_len - r || rlen % 4) {
+				o += snprintf(out + o, room - o, " BADREC");
+				break;
+			}
+			memcpy(&h.fh, buf + r + sizeof(info), sizeof(h.fh));
+			hlen = sizeof(info) + sizeof(h.fh) + h.fh.handle_bytes;
+			if (h.fh.handle_bytes > MAX_HANDLE_SZ || hlen > rlen) {
+				o += snprintf(out + o, room - o, " BADFH");
+				break;
+			}
+			memcpy(h.bytes, buf + r + sizeof(info) + sizeof(h.fh),
+			       h.fh.handle_bytes);
+			o += snprintf(out + o, room - o, " %s(%s",
+				      info_type_name(info.hdr.info_type),
+				      label_of(self, &h.fh));
+			if (hlen < rlen && buf[r + hlen])
+				o += snprintf(out + o, room - o, ",%.*s",
+					      (int)(rlen - hlen),
+					      (const char *)buf + r + hlen);
+			o += snprintf(out + o, room - o, ")");
+			if (memcmp(&info.fsid, &self->fsid, sizeof(self->fsid)))
+				o += snprintf(out + o, room - o, "fsid!");
+			r += rlen;
+		}
+		o += snprintf(out + o, room - o, "\n");
+		if (o >= room)
+			break;
+		off += m.event_len;
+	}
+}
+
+/*
+ * Read both groups; their bytes must be equal, and fsgate's events, as
+ * render() writes them, @expected (NULL: not written down).
+ */
+static void compare(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(fid) *self, const char *expected)
+{
+	static unsigned char a[BUF_LEN], b[BUF_LEN];
+	ssize_t na = read_all(self->fa, a, sizeof(a));
+	ssize_t nb = read_all(self->g, b, sizeof(b));
+
+	render(self, a, na, self->fa_out, sizeof(self->fa_out));
+	render(self, b, nb, self->g_out, sizeof(self->g_out));
+	EXPECT_EQ(na, nb) TH_LOG("fanotify:\n%sfsgate:\n%s", self->fa_out,
+				 self->g_out);
+	EXPECT_EQ(0, memcmp(a, b, na < nb ? na : nb))
+		TH_LOG("fanotify:\n%sfsgate:\n%s", self->fa_out, self->g_out);
+	EXPECT_STREQ(self->fa_out, self->g_out);
+	if (expected)
+		EXPECT_STREQ(expected, self->g_out);
+	EXPECT_LT(0, nb);
+}
+
+TEST_F(fid, the_module_offers_fid_reporting)
+{
+	struct fsgate_version v;
+
+	ASSERT_EQ(0, fsgate_version(&v));
+	EXPECT_TRUE(v.features & FSGATE_FEATURE_REPORT_FID);
+}
+
+/*
+ * Entries of one directory: events on one name merge, wherever they are
+ * in the queue, as fanotify merges them; a directory's never with a
+ * file's.
+ */
+TEST_F(fid, dirent_events_name_entries_and_merge)
+{
+	mkdir_at(_metadata, self, "w");
+	remember(_metadata, self, "w", NULL);
+	groups(_metadata, self, FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, 0, FAN_CREATE | FAN_DELETE |
+		  FAN_MOVED_FROM | FAN_MOVED_TO | FAN_ONDIR, "w");
+	create_at(_metadata, self, "w/f");
+	mkdir_at(_metadata, self, "w/s");
+	rename_at(_metadata, self, "w/f", "w/g");
+	ASSERT_EQ(0, rmdir(at(self, "w/s")));
+	ASSERT_EQ(0, unlink(at(self, "w/g")));
+	compare(_metadata, self,
+		"MOVED_FROM|CREATE DFID_NAME(w,f)\n"
+		"CREATE|DELETE|ONDIR DFID_NAME(w,s)\n"
+		"MOVED_TO|DELETE DFID_NAME(w,g)\n");
+}
+
+/* Without FAN_ONDIR a directory's entries are not told. */
+TEST_F(fid, directories_need_ondir)
+{
+	mkdir_at(_metadata, self, "w");
+	remember(_metadata, self, "w", NULL);
+	groups(_metadata, self, FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, 0, FAN_CREATE | FAN_DELETE, "w");
+	mkdir_at(_metadata, self, "w/s");
+	create_at(_metadata, self, "w/f");
+	compare(_metadata, self, "CREATE DFID_NAME(w,f)\n");
+}
+
+/* The workload every mode hears, on a filesystem mark. */
+static void workload(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fid) *self, const char *w)
+{
+	char p[8][64];
+	int fd;
+
+	snprintf(p[0], sizeof(p[0]), "%s/d", w);
+	snprintf(p[1], sizeof(p[1]), "%s/d/f", w);
+	snprintf(p[2], sizeof(p[2]), "%s/d/g", w);
+	snprintf(p[3], sizeof(p[3]), "%s/e", w);
+	snprintf(p[4], sizeof(p[4]), "%s/e/g", w);
+	snprintf(p[5], sizeof(p[5]), "%s/d/h", w);
+	snprintf(p[6], sizeof(p[6]), "%s/e/sub", w);
+	mkdir_at(_metadata, self, p[0]);
+	remember(_metadata, self, p[0], "d");
+	fd = open(at(self, p[1]), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	remember(_metadata, self, p[1], "f");
+	ASSERT_EQ(5, write(fd, "data\n", 5));
+	close(fd);
+	ASSERT_EQ(0, chmod(at(self, p[1]), 0600));
+	ASSERT_EQ(0, truncate(at(self, p[1]), 2));
+	rename_at(_metadata, self, p[1], p[2]);
+	mkdir_at(_metadata, self, p[3]);
+	remember(_metadata, self, p[3], "e");
+	mkdir_at(_metadata, self, p[6]);
+	remember(_metadata, self, p[6], "sub");
+	rename_at(_metadata, self, p[2], p[4]);
+	ASSERT_EQ(0, link(at(self, p[4]), at(self, p[5])));
+	ASSERT_EQ(0, unlink(at(self, p[5])));
+	ASSERT_EQ(0, unlink(at(self, p[4])));
+	ASSERT_EQ(0, rmdir(at(self, p[6])));
+	ASSERT_EQ(0, rmdir(at(self, p[3])));
+	ASSERT_EQ(0, rmdir(at(self, p[0])));
+}
+
+/* Every mode and every event, on a filesystem mark: fanotify's bytes. */
+TEST_F(fid, every_mode_hears_what_fanotify_hears)
+{
+	static const unsigned int modes[] = {
+		FAN_REPORT_FID, FAN_REPORT_DIR_FID, FAN_REPORT_DFID_NAME,
+		FAN_REPORT_FID | FAN_REPORT_DIR_FID,
+		FAN_REPORT_FID | FAN_REPORT_DFID_NAME,
+		FAN_REPORT_DFID_NAME_TARGET,
+	};
+	uint64_t mask = DIRENT_EVENTS | FAN_MODIFY | FAN_CLOSE_WRITE |
+			FAN_OPEN | FAN_ONDIR;
+	unsigned int i;
+	char w[16];
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		snprintf(w, sizeof(w), "w%u", i);
+		mkdir_at(_metadata, self, w);
+		remember(_metadata, self, w, "w");
+		groups(_metadata, self, modes[i]);
+		mark_both(_metadata, self, FAN_MARK_FILESYSTEM,
+			  mask | ((modes[i] & FAN_REPORT_NAME) ? FAN_RENAME : 0),
+			  w);
+		workload(_metadata, self, w);
+		compare(_metadata, self, NULL);
+		TH_LOG("mode %#x:\n%s", modes[i], self->g_out);
+		/* Directory entry events came, not only the files' own. */
+		EXPECT_NE(NULL, strstr(self->g_out, "CREATE"));
+		EXPECT_NE(NULL, strstr(self->g_out, "DELETE_SELF"));
+		EXPECT_NE(NULL, strstr(self->g_out, "MOVED_TO"));
+		EXPECT_NE(NULL, strstr(self->g_out, "ATTRIB"));
+	}
+}
+
+/* FAN_RENAME: old and new directory and name, as the marks say. */
+TEST_F(fid, rename_reports_both_sides)
+{
+	mkdir_at(_metadata, self, "a");
+	mkdir_at(_metadata, self, "b");
+	remember(_metadata, self, "a", NULL);
+	remember(_metadata, self, "b", NULL);
+	create_at(_metadata, self, "a/x");
+	remember(_metadata, self, "a/x", "x");
+
+	/* A filesystem mark: both sides, within and across directories. */
+	groups(_metadata, self, FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, FAN_MARK_FILESYSTEM,
+		  FAN_RENAME | FAN_ONDIR, "a");
+	rename_at(_metadata, self, "a/x", "a/y");
+	rename_at(_metadata, self, "a/y", "b/y");
+	compare(_metadata, self,
+		"RENAME OLD_DFID_NAME(a,x) NEW_DFID_NAME(a,y)\n"
+		"RENAME OLD_DFID_NAME(a,y) NEW_DFID_NAME(b,y)\n");
+
+	/* A mark on the old directory only: the old side. */
+	groups(_metadata, self, FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, 0, FAN_RENAME, "b");
+	rename_at(_metadata, self, "b/y", "a/z");
+	compare(_metadata, self, "RENAME OLD_DFID_NAME(b,y)\n");
+
+	/* A mark on the new directory only, with the target's handle. */
+	groups(_metadata, self, FAN_REPORT_DFID_NAME_TARGET);
+	mark_both(_metadata, self, 0, FAN_RENAME, "b");
+	rename_at(_metadata, self, "a/z", "b/z");
+	compare(_metadata, self, "RENAME NEW_DFID_NAME(b,z) FID(x)\n");
+
+	/* A directory renamed: FAN_ONDIR, never merged with other renames. */
+	mkdir_at(_metadata, self, "a/s");
+	remember(_metadata, self, "a/s", "s");
+	groups(_metadata, self, FAN_REPORT_DFID_NAME_TARGET);
+	mark_both(_metadata, self, FAN_MARK_FILESYSTEM,
+		  FAN_RENAME | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_ONDIR, "a");
+	rename_at(_metadata, self, "a/s", "b/s");
+	compare(_metadata, self,
+		"RENAME|ONDIR OLD_DFID_NAME(a,s) NEW_DFID_NAME(b,s) FID(s)\n"
+		"MOVED_FROM|ONDIR DFID_NAME(a,s) FID(s)\n"
+		"MOVED_TO|ONDIR DFID_NAME(b,s) FID(s)\n");
+}
+
+/* Hard links: a new name, and the inode's link count (FAN_ATTRIB). */
+TEST_F(fid, hard_links)
+{
+	mkdir_at(_metadata, self, "w");
+	remember(_metadata, self, "w", NULL);
+	create_at(_metadata, self, "w/f");
+	remember(_metadata, self, "w/f", "f");
+	groups(_metadata, self, FAN_REPORT_FID | FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, FAN_MARK_FILESYSTEM,
+		  FAN_CREATE | FAN_DELETE | FAN_ATTRIB, "w");
+	ASSERT_EQ(0, link(at(self, "w/f"), at(self, "w/l")));
+	ASSERT_EQ(0, unlink(at(self, "w/l")));
+	/* The link count changes first; later events merge into earlier. */
+	compare(_metadata, self,
+		"ATTRIB FID(f)\n"
+		"CREATE|DELETE DFID_NAME(w,l)\n");
+}
+
+/* An open file unlinked: it goes (FAN_DELETE_SELF) when it is closed. */
+TEST_F(fid, unlink_of_an_open_file)
+{
+	int fd;
+
+	mkdir_at(_metadata, self, "w");
+	remember(_metadata, self, "w", NULL);
+	create_at(_metadata, self, "w/f");
+	remember(_metadata, self, "w/f", "f");
+	groups(_metadata, self, FAN_REPORT_FID | FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, FAN_MARK_FILESYSTEM,
+		  FAN_DELETE | FAN_DELETE_SELF | FAN_ATTRIB, "w");
+	fd = open(at(self, "w/f"), O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, unlink(at(self, "w/f")));
+	compare(_metadata, self,
+		"ATTRIB FID(f)\n"
+		"DELETE DFID_NAME(w,f)\n");
+	close(fd);
+	compare(_metadata, self, "DELETE_SELF FID(f)\n");
+}
+
+/* A tree made and removed, with every handle and name reported. */
+TEST_F(fid, a_tree_created_and_removed)
+{
+	static const char *const dirs[] = { "t", "t/a", "t/a/b", "t/c" };
+	static const char *const files[] = { "t/a/b/f1", "t/a/f2", "t/c/f3" };
+	int i, lines = 0;
+	const char *p;
+
+	groups(_metadata, self, FAN_REPORT_DFID_NAME_TARGET);
+	mark_both(_metadata, self, FAN_MARK_FILESYSTEM,
+		  FAN_CREATE | FAN_DELETE | FAN_DELETE_SELF | FAN_ONDIR, ".");
+	remember(_metadata, self, ".", "/");
+	for (i = 0; i < 4; i++) {
+		mkdir_at(_metadata, self, dirs[i]);
+		remember(_metadata, self, dirs[i], NULL);
+	}
+	for (i = 0; i < 3; i++) {
+		create_at(_metadata, self, files[i]);
+		remember(_metadata, self, files[i], NULL);
+	}
+	for (i = 2; i >= 0; i--)
+		ASSERT_EQ(0, unlink(at(self, files[i])));
+	for (i = 3; i >= 0; i--)
+		ASSERT_EQ(0, rmdir(at(self, dirs[i])));
+	compare(_metadata, self, NULL);
+	for (p = self->g_out; (p = strchr(p, '\n')); p++)
+		lines++;
+	/* No event has a "?" handle, and each object was made and went. */
+	EXPECT_EQ(NULL, strstr(self->g_out, "?"));
+	EXPECT_NE(NULL, strstr(self->g_out,
+			       "CREATE|DELETE DFID_NAME(t/a/b,f1) FID(t/a/b/f1)\n"));
+	EXPECT_NE(NULL, strstr(self->g_out,
+			       "CREATE|DELETE|ONDIR DFID_NAME(/,t) FID(t)\n"));
+	EXPECT_NE(NULL, strstr(self->g_out, "DELETE_SELF FID(t/c/f3)\n"));
+	EXPECT_NE(NULL, strstr(self->g_out,
+			       "DELETE_SELF|ONDIR DFID_NAME(t/a,.)\n"));
+	EXPECT_LE(14, lines) TH_LOG("%s", self->g_out);
+}
+
+/* File events in FID mode: handles, FAN_NOFD, FAN_ONDIR reported. */
+TEST_F(fid, file_events_carry_handles_not_fds)
+{
+	int fd;
+
+	mkdir_at(_metadata, self, "w");
+	remember(_metadata, self, "w", NULL);
+	create_at(_metadata, self, "w/f");
+	remember(_metadata, self, "w/f", "f");
+	groups(_metadata, self, FAN_REPORT_FID);
+	mark_both(_metadata, self, 0, FAN_OPEN | FAN_CLOSE_NOWRITE |
+		  FAN_ONDIR | FAN_EVENT_ON_CHILD, "w");
+	fd = open(at(self, "w/f"), O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	fd = open(at(self, "w"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	compare(_metadata, self,
+		"CLOSE_NOWRITE|OPEN FID(f)\n"
+		"CLOSE_NOWRITE|OPEN|ONDIR FID(w)\n");
+
+	/* With names: the child's parent and name, "." for a directory. */
+	groups(_metadata, self, FAN_REPORT_DFID_NAME);
+	mark_both(_metadata, self, 0, FAN_OPEN | FAN_ONDIR |
+		  FAN_EVENT_ON_CHILD, "w");
+	fd = open(at(self, "w/f"), O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	fd = open(at(self, "w"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	compare(_metadata, self,
+		"OPEN DFID_NAME(w,f)\n"
+		"OPEN|ONDIR DFID_NAME(w,.)\n");
+}
+
+/* A reported handle opens its object with open_by_handle_at(2). */
+TEST_F(fid, reported_handles_open_their_objects)
+{
+	static unsigned char buf[BUF_LEN];
+	struct fanotify_event_metadata m;
+	struct stat want, got;
+	int fd, checked = 0;
+	ssize_t n;
+	size_t r;
+
+	mkdir_at(_metadata, self, "w");
+	groups(_metadata, self, FAN_REPORT_DFID_NAME_TARGET);
+	mark_both(_metadata, self, 0, FAN_CREATE, "w");
+	create_at(_metadata, self, "w/f");
+	ASSERT_EQ(0, stat(at(self, "w/f"), &want));
+	n = read_all(self->g, buf, sizeof(buf));
+	ASSERT_LE((ssize_t)FAN_EVENT_METADATA_LEN, n);
+	memcpy(&m, buf, sizeof(m));
+	ASSERT_EQ(FAN_CREATE, m.mask);
+	/* DFID_NAME of w, then FID of f. */
+	for (r = m.metadata_len; r < m.event_len;) {
+		struct fanotify_event_info_fid *info = (void *)(buf + r);
+		struct file_handle *fh = (void *)info->handle;
+
+		if (info->hdr.info_type == FAN_EVENT_INFO_TYPE_FID) {
+			fd = open_by_handle_at(self->mnt_fd, fh, O_RDONLY);
+			ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+			ASSERT_EQ(0, fstat(fd, &got));
+			EXPECT_EQ(want.st_ino, got.st_ino);
+			EXPECT_EQ(want.st_dev, got.st_dev);
+			close(fd);
+			checked++;
+		} else {
+			ASSERT_EQ(FAN_EVENT_INFO_TYPE_DFID_NAME,
+				  info->hdr.info_type);
+			fd = open_by_handle_at(self->mnt_fd, fh, O_RDONLY);
+			ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+			ASSERT_EQ(0, fstat(fd, &got));
+			EXPECT_TRUE(S_ISDIR(got.st_mode));
+			ASSERT_EQ(0, stat(at(self, "w"), &want));
+			EXPECT_EQ(want.st_ino, got.st_ino);
+			ASSERT_EQ(0, stat(at(self, "w/f"), &want));
+			close(fd);
+			checked++;
+		}
+		r += info->hdr.len;
+	}
+	EXPECT_EQ(2, checked);
+}
+
+/* fanotify_init(2)'s rules: the same errno from both. */
+TEST_F(fid, invalid_init_flags_get_fanotifys_errno)
+{
+	static const struct {
+		unsigned int flags;
+		int err;
+	} cases[] = {
+		{ FAN_REPORT_FID, 0 },
+		{ FAN_REPORT_DIR_FID, 0 },
+		{ FAN_REPORT_DFID_NAME, 0 },
+		{ FAN_REPORT_FID | FAN_REPORT_DIR_FID, 0 },
+		{ FAN_REPORT_FID | FAN_REPORT_DFID_NAME, 0 },
+		{ FAN_REPORT_DFID_NAME_TARGET, 0 },
+		{ FAN_REPORT_FID | FAN_REPORT_TID, 0 },
+		{ FAN_REPORT_NAME, EINVAL },
+		{ FAN_REPORT_FID | FAN_REPORT_NAME, EINVAL },
+		{ FAN_REPORT_TARGET_FID, EINVAL },
+		{ FAN_REPORT_TARGET_FID | FAN_REPORT_FID, EINVAL },
+		{ FAN_REPORT_TARGET_FID | FAN_REPORT_DFID_NAME, EINVAL },
+		{ FAN_REPORT_TARGET_FID | FAN_REPORT_FID | FAN_REPORT_DIR_FID,
+		  EINVAL },
+		{ FAN_REPORT_FID | FAN_CLASS_CONTENT, EINVAL },
+		{ FAN_REPORT_DIR_FID | FAN_CLASS_PRE_CONTENT, EINVAL },
+		{ FAN_REPORT_DFID_NAME | FAN_CLASS_CONTENT, EINVAL },
+	};
+	unsigned int i;
+	int fa, g, efa, eg;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		errno = 0;
+		fa = fanotify_init(cases[i].flags | FAN_CLOEXEC, O_RDONLY);
+		efa = fa < 0 ? errno : 0;
+		errno = 0;
+		g = fsgate_init(cases[i].flags | FSGATE_CLOEXEC, O_RDONLY,
+				FSGATE_PRIORITY_DEFAULT);
+		eg = g < 0 ? errno : 0;
+		EXPECT_EQ(cases[i].err, efa) TH_LOG("%#x: fanotify %s",
+						    cases[i].flags,
+						    strerror(efa));
+		EXPECT_EQ(efa, eg) TH_LOG("%#x: fanotify %s, fsgate %s",
+					  cases[i].flags, strerror(efa),
+					  strerror(eg));
+		if (fa >= 0)
+			close(fa);
+		if (g >= 0)
+			close(g);
+	}
+}
+
+/* fanotify_mark(2)'s rules for FID groups and events: the same errno. */
+TEST_F(fid, invalid_marks_get_fanotifys_errno)
+{
+	static const struct {
+		unsigned int init;
+		unsigned int flags;
+		uint64_t mask;
+		const char *path;	/* NULL: the root */
+		int err;
+	} cases[] = {
+		/* Directory entry events need a FID group. */
+		{ 0, 0, FAN_CREATE, NULL, EINVAL },
+		{ 0, 0, FAN_ATTRIB, NULL, EINVAL },
+		{ 0, 0, FAN_DELETE_SELF, "f", EINVAL },
+		{ 0, FAN_MARK_FILESYSTEM, FAN_MOVED_TO, NULL, EINVAL },
+		/* ... and no mount mark. */
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_CREATE, NULL, EINVAL },
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_ATTRIB, NULL, EINVAL },
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_OPEN, NULL, 0 },
+		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, FAN_CREATE, NULL, 0 },
+		{ FAN_REPORT_FID, 0, FAN_DELETE_SELF, "f", 0 },
+		/* FAN_RENAME needs names. */
+		{ FAN_REPORT_FID, 0, FAN_RENAME, NULL, EINVAL },
+		{ FAN_REPORT_DIR_FID, 0, FAN_RENAME, NULL, EINVAL },
+		{ FAN_REPORT_DFID_NAME, 0, FAN_RENAME, NULL, 0 },
+		/* New interfaces refuse directory events on files. */
+		{ FAN_REPORT_DFID_NAME, 0, FAN_RENAME, "f", ENOTDIR },
+		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_CREATE, "f", ENOTDIR },
+		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_ATTRIB | FAN_ONDIR, "f",
+		  ENOTDIR },
+		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_ATTRIB, "f", 0 },
+		/* ... old ones take them, as they always did. */
+		{ FAN_REPORT_FID, 0, FAN_CREATE, "f", 0 },
+		/* Filesystems without an fsid. */
+		{ FAN_REPORT_FID, 0, FAN_OPEN, "/proc/self", ENODEV },
+		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, FAN_OPEN, "/proc",
+		  ENODEV },
+		{ FAN_REPORT_DFID_NAME, FAN_MARK_REMOVE, FAN_OPEN, "/proc",
+		  ENODEV },
+		/* Unknown bits stay unknown. */
+		{ FAN_REPORT_FID, 0, 0x00008000ULL << 32, NULL, EINVAL },
+	};
+	char path[160];
+	unsigned int i;
+	int efa, eg;
+
+	create_at(_metadata, self, "f");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned int flags = cases[i].flags & FAN_MARK_REMOVE ?
+				     cases[i].flags :
+				     FAN_MARK_ADD | cases[i].flags;
+
+		if (!cases[i].path)
+			snprintf(path, sizeof(path), "%s", self->root);
+		else if (cases[i].path[0] == '/')
+			snprintf(path, sizeof(path), "%s", cases[i].path);
+		else
+			snprintf(path, sizeof(path), "%s", at(self,
+							      cases[i].path));
+		groups(_metadata, self, cases[i].init);
+		errno = 0;
+		efa = fanotify_mark(self->fa, flags, cases[i].mask, AT_FDCWD,
+				    path) ? errno : 0;
+		errno = 0;
+		eg = fsgate_mark(self->g, flags, cases[i].mask, AT_FDCWD,
+				 path) ? errno : 0;
+		EXPECT_EQ(cases[i].err, efa) TH_LOG("case %u: fanotify %s", i,
+						    strerror(efa));
+		EXPECT_EQ(efa, eg) TH_LOG("case %u: fanotify %s, fsgate %s", i,
+					  strerror(efa), strerror(eg));
+	}
+}
+
+TEST_HARNESS_MAIN
