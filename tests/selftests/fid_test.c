@@ -24,6 +24,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -750,7 +751,24 @@ TEST_F(fid, invalid_init_flags_get_fanotifys_errno)
 	}
 }
 
-/* fanotify_mark(2)'s rules for FID groups and events: the same errno. */
+/* The errno 6.1's rules give a FID group's mark on procfs (see below). */
+#define PROCFS_ERR	(-1)
+
+/* Whether the running kernel is @major.@minor or later. */
+static int kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/*
+ * fanotify_mark(2)'s rules for FID groups and events: the same errno,
+ * 6.1's where later kernels changed them.
+ */
 TEST_F(fid, invalid_marks_get_fanotifys_errno)
 {
 	static const struct {
@@ -759,43 +777,54 @@ TEST_F(fid, invalid_marks_get_fanotifys_errno)
 		uint64_t mask;
 		const char *path;	/* NULL: the root */
 		int err;
+		int err_new;	/* fanotify's from 6.8 on, for procfs */
 	} cases[] = {
 		/* Directory entry events need a FID group. */
-		{ 0, 0, FAN_CREATE, NULL, EINVAL },
-		{ 0, 0, FAN_ATTRIB, NULL, EINVAL },
-		{ 0, 0, FAN_DELETE_SELF, "f", EINVAL },
-		{ 0, FAN_MARK_FILESYSTEM, FAN_MOVED_TO, NULL, EINVAL },
+		{ 0, 0, FAN_CREATE, NULL, EINVAL, 0 },
+		{ 0, 0, FAN_ATTRIB, NULL, EINVAL, 0 },
+		{ 0, 0, FAN_DELETE_SELF, "f", EINVAL, 0 },
+		{ 0, FAN_MARK_FILESYSTEM, FAN_MOVED_TO, NULL, EINVAL, 0 },
 		/* ... and no mount mark. */
-		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_CREATE, NULL, EINVAL },
-		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_ATTRIB, NULL, EINVAL },
-		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_OPEN, NULL, 0 },
-		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, FAN_CREATE, NULL, 0 },
-		{ FAN_REPORT_FID, 0, FAN_DELETE_SELF, "f", 0 },
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_CREATE, NULL, EINVAL, 0 },
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_ATTRIB, NULL, EINVAL, 0 },
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, FAN_OPEN, NULL, 0, 0 },
+		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, FAN_CREATE, NULL, 0, 0 },
+		{ FAN_REPORT_FID, 0, FAN_DELETE_SELF, "f", 0, 0 },
 		/* FAN_RENAME needs names. */
-		{ FAN_REPORT_FID, 0, FAN_RENAME, NULL, EINVAL },
-		{ FAN_REPORT_DIR_FID, 0, FAN_RENAME, NULL, EINVAL },
-		{ FAN_REPORT_DFID_NAME, 0, FAN_RENAME, NULL, 0 },
+		{ FAN_REPORT_FID, 0, FAN_RENAME, NULL, EINVAL, 0 },
+		{ FAN_REPORT_DIR_FID, 0, FAN_RENAME, NULL, EINVAL, 0 },
+		{ FAN_REPORT_DFID_NAME, 0, FAN_RENAME, NULL, 0, 0 },
 		/* New interfaces refuse directory events on files. */
-		{ FAN_REPORT_DFID_NAME, 0, FAN_RENAME, "f", ENOTDIR },
-		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_CREATE, "f", ENOTDIR },
+		{ FAN_REPORT_DFID_NAME, 0, FAN_RENAME, "f", ENOTDIR, 0 },
+		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_CREATE, "f", ENOTDIR, 0 },
 		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_ATTRIB | FAN_ONDIR, "f",
-		  ENOTDIR },
-		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_ATTRIB, "f", 0 },
+		  ENOTDIR, 0 },
+		{ FAN_REPORT_DFID_NAME_TARGET, 0, FAN_ATTRIB, "f", 0, 0 },
 		/* ... old ones take them, as they always did. */
-		{ FAN_REPORT_FID, 0, FAN_CREATE, "f", 0 },
-		/* Filesystems without an fsid. */
-		{ FAN_REPORT_FID, 0, FAN_OPEN, "/proc/self", ENODEV },
+		{ FAN_REPORT_FID, 0, FAN_CREATE, "f", 0, 0 },
+		/*
+		 * procfs: no fsid (6.1), or one but no decodable handles
+		 * (6.12): PROCFS_ERR, what 6.1's rules say of it. fanotify
+		 * from 6.8 on allows inode marks there (err_new); fsgate keeps
+		 * 6.1's rules.
+		 */
+		{ FAN_REPORT_FID, 0, FAN_OPEN, "/proc/self", PROCFS_ERR, 0 },
 		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, FAN_OPEN, "/proc",
-		  ENODEV },
+		  PROCFS_ERR, EOPNOTSUPP },
 		{ FAN_REPORT_DFID_NAME, FAN_MARK_REMOVE, FAN_OPEN, "/proc",
-		  ENODEV },
+		  PROCFS_ERR, ENOENT },
 		/* Unknown bits stay unknown. */
-		{ FAN_REPORT_FID, 0, 0x00008000ULL << 32, NULL, EINVAL },
+		{ FAN_REPORT_FID, 0, 0x00008000ULL << 32, NULL, EINVAL, 0 },
 	};
+	int efa, eg, err, procfs_err, new_rules = kernel_at_least(6, 8);
+	struct statfs sfs;
 	char path[160];
 	unsigned int i;
-	int efa, eg;
 
+	/* fanotify_test_fsid(), then fanotify_test_fid() of 6.1 */
+	ASSERT_EQ(0, statfs("/proc", &sfs));
+	procfs_err = sfs.f_fsid.__val[0] || sfs.f_fsid.__val[1] ? EOPNOTSUPP :
+								   ENODEV;
 	create_at(_metadata, self, "f");
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		unsigned int flags = cases[i].flags & FAN_MARK_REMOVE ?
@@ -816,8 +845,18 @@ TEST_F(fid, invalid_marks_get_fanotifys_errno)
 		errno = 0;
 		eg = fsgate_mark(self->g, flags, cases[i].mask, AT_FDCWD,
 				 path) ? errno : 0;
-		EXPECT_EQ(cases[i].err, efa) TH_LOG("case %u: fanotify %s", i,
-						    strerror(efa));
+		err = cases[i].err == PROCFS_ERR ? procfs_err : cases[i].err;
+		EXPECT_EQ(err, eg) TH_LOG("case %u: fsgate %s", i,
+					  strerror(eg));
+		if (new_rules && cases[i].err == PROCFS_ERR) {
+			/* A difference fsgate keeps: README, "The ABI". */
+			EXPECT_EQ(cases[i].err_new, efa)
+				TH_LOG("case %u: fanotify %s", i,
+				       strerror(efa));
+			continue;
+		}
+		EXPECT_EQ(err, efa) TH_LOG("case %u: fanotify %s", i,
+					   strerror(efa));
 		EXPECT_EQ(efa, eg) TH_LOG("case %u: fanotify %s, fsgate %s", i,
 					  strerror(efa), strerror(eg));
 	}
