@@ -36,9 +36,7 @@
 /* The events fanotify reports with the directory's handle and a name. */
 #define FSGATE_FID_DIRENT	ALL_FSNOTIFY_DIRENT_EVENTS
 
-static_assert(FSGATE_REPORT_FID == FAN_REPORT_FID &&
-	      FSGATE_REPORT_DIR_FID == FAN_REPORT_DIR_FID &&
-	      FSGATE_REPORT_NAME == FAN_REPORT_NAME);
+static_assert((FSGATE_REPORT_FID_BITS) == (FAN_REPORT_DFID_NAME_TARGET));
 static_assert(FSGATE_DIRENT_EVENTS ==
 	      (FS_ATTRIB | FS_MOVED_FROM | FS_MOVED_TO | FS_CREATE |
 	       FS_DELETE | FS_DELETE_SELF | FS_MOVE_SELF | FS_RENAME));

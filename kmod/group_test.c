@@ -36,7 +36,39 @@ static void init_check_accepts_every_class(struct kunit *test)
 		/* Audit is the kernel's to offer: see the test below. */
 		if (!FSGATE_COMPAT_AUDIT)
 			init.flags &= ~FSGATE_ENABLE_AUDIT;
+		/* FID reporting is for notification groups: see below. */
+		if (classes[i] != FSGATE_CLASS_NOTIF)
+			init.flags &= ~FSGATE_REPORT_FID_BITS;
 		KUNIT_EXPECT_EQ(test, fsgate_init_check(&init), 0);
+	}
+}
+
+/* fanotify_init()'s rules for FID reporting flags, as 6.1 has them. */
+static void init_check_follows_fanotify_fid_rules(struct kunit *test)
+{
+	static const struct {
+		u32 flags;
+		int ret;
+	} cases[] = {
+		{ FSGATE_REPORT_FID, 0 },
+		{ FSGATE_REPORT_DIR_FID, 0 },
+		{ FSGATE_REPORT_DFID_NAME, 0 },
+		{ FSGATE_REPORT_FID_BITS, 0 },
+		{ FSGATE_REPORT_NAME, -EINVAL },
+		{ FSGATE_REPORT_FID | FSGATE_REPORT_NAME, -EINVAL },
+		{ FSGATE_REPORT_TARGET_FID | FSGATE_REPORT_DFID_NAME, -EINVAL },
+		{ FSGATE_REPORT_TARGET_FID | FSGATE_REPORT_FID |
+		  FSGATE_REPORT_DIR_FID, -EINVAL },
+		{ FSGATE_REPORT_FID | FSGATE_CLASS_CONTENT, -EINVAL },
+		{ FSGATE_REPORT_DIR_FID | FSGATE_CLASS_PRE_CONTENT, -EINVAL },
+	};
+	struct fsgate_init init = valid_init();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		init.flags = cases[i].flags;
+		KUNIT_EXPECT_EQ_MSG(test, fsgate_init_check(&init),
+				    cases[i].ret, "flags %#x", cases[i].flags);
 	}
 }
 
@@ -283,6 +315,7 @@ static void entry_fill_gives_pid_0_without_one(struct kunit *test)
 
 static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(init_check_accepts_every_class),
+	KUNIT_CASE(init_check_follows_fanotify_fid_rules),
 	KUNIT_CASE(init_check_takes_enable_audit_where_the_kernel_audits),
 	KUNIT_CASE(init_check_rejects_two_classes),
 	KUNIT_CASE(init_check_rejects_each_unknown_flag),

@@ -165,7 +165,7 @@ static void op_group_init_bad(struct fz *fz)
 	switch (fz_below(fz, 8)) {
 	case 0: init.flags = FSGATE_CLASS_MASK; break;
 	case 1:
-		/* Flags fsgate lacks: fanotify's FAN_REPORT_PIDFD, FAN_REPORT_FID. */
+		/* FAN_REPORT_PIDFD, which fsgate lacks; FAN_REPORT_FID, not for content groups. */
 		init.flags |= 1U << (fz_chance(fz, 50) ? 7 : 9);
 		break;
 	case 2: init.event_f_flags = O_ACCMODE; break;
