@@ -30,6 +30,15 @@ static const struct event_name event_names[] = {
 	{ "open_perm", FAN_OPEN_PERM },
 	{ "access_perm", FAN_ACCESS_PERM },
 	{ "open_exec_perm", FAN_OPEN_EXEC_PERM },
+	/* FSGATE_DIRENT_EVENTS, for groups reporting file handles. */
+	{ "attrib", FAN_ATTRIB },
+	{ "moved_from", FAN_MOVED_FROM },
+	{ "moved_to", FAN_MOVED_TO },
+	{ "create", FAN_CREATE },
+	{ "delete", FAN_DELETE },
+	{ "delete_self", FAN_DELETE_SELF },
+	{ "move_self", FAN_MOVE_SELF },
+	{ "rename", 0x10000000 /* FAN_RENAME */ },
 	{ "ondir", FAN_ONDIR },
 	{ "q_overflow", FAN_Q_OVERFLOW },
 };

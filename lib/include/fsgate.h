@@ -458,8 +458,9 @@ const char *fsgate_strerror(enum fsgate_call call, int errnum);
  * fsgate_mask_parse() - an event mask from names
  * @text: comma-separated names, case ignored: access, modify,
  *	close_write, close_nowrite, open, open_exec, open_perm, access_perm,
- *	open_exec_perm, ondir, q_overflow, and the sets close (both closes),
- *	notif or all (every notification event) and perm (every permission
+ *	open_exec_perm, attrib, moved_from, moved_to, create, delete,
+ *	delete_self, move_self, rename, ondir, q_overflow, and the sets
+ *	close (both closes), notif or all (every notification event) and perm (every permission
  *	event)
  * @mask: set to the union of the named events on success
  * @bad: if not NULL, set on failure to the offset in @text of the name
