@@ -4,11 +4,12 @@
 # Scenario: fatrace, unmodified, runs on fsgate through fsgate-run, in a
 # group with the priority and timeout given to fsgate-run, and logs a
 # scripted workload with the right pids, event letters and paths;
-# fatrace on in-tree fanotify logs the same workload the same way. On
-# fsgate fatrace's FAN_REPORT_FID probe fails with EINVAL and it takes its
-# plain-fd path; in-tree it may use FID mode, which reports the same
-# letters for these accesses. Records of one process on one file may be
-# merged or not, so letters are compared per process and file. Prints TAP.
+# fatrace on in-tree fanotify logs the same workload the same way. fsgate
+# serves fatrace's FAN_REPORT_FID probe, so fatrace takes the same mode
+# (FID records resolved with open_by_handle_at()) on both, which their
+# fdinfo's "fanotify flags:" lines show. Records of one process on one
+# file may be merged or not, so letters are compared per process and
+# file. Prints TAP.
 . scenario-tap.sh
 need fatrace
 d=/tmp/fatrace.$$
@@ -93,7 +94,7 @@ ls $w RCO
 reset $w/a CWO
 EXPECTED
 
-echo "1..6"
+echo "1..7"
 grep -q '^fsgate-mark ' $d/fsgate.fdinfo
 result $? "fatrace under fsgate-run marks through fsgate" $d/fsgate.err
 grep -q '^fsgate-group .* priority:2500 .* timeout-ms:250 timeout-verdict:deny ' \
@@ -108,4 +109,8 @@ grep -q '^fsgate-mark ' $d/fanotify.fdinfo
 result $? "plain fatrace runs on in-tree fanotify" $d/fanotify.err
 diff $d/fsgate.table $d/fanotify.table >$d/diff
 result $? "in-tree fanotify gives the same lines" $d/diff
+grep '^fanotify flags:' $d/fsgate.fdinfo >$d/fsgate.flags
+grep '^fanotify flags:' $d/fanotify.fdinfo >$d/fanotify.flags
+[ -s $d/fanotify.flags ] && diff $d/fanotify.flags $d/fsgate.flags >$d/diff
+result $? "fatrace asks fsgate for the flags it asks fanotify for (FID mode)" $d/diff
 exit $failed
