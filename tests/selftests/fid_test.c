@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -363,9 +364,16 @@ static void compare(struct __test_metadata *_metadata,
 		    FIXTURE_DATA(fid) *self, const char *expected)
 {
 	static unsigned char a[BUF_LEN], b[BUF_LEN];
-	ssize_t na = read_all(self->fa, a, sizeof(a));
-	ssize_t nb = read_all(self->g, b, sizeof(b));
+	int qa = -1, qb = -1;
+	ssize_t na, nb;
 
+	/* FIONREAD counts the records too, as fanotify's does. */
+	ASSERT_EQ(0, ioctl(self->fa, FIONREAD, &qa));
+	ASSERT_EQ(0, ioctl(self->g, FIONREAD, &qb));
+	na = read_all(self->fa, a, sizeof(a));
+	nb = read_all(self->g, b, sizeof(b));
+	EXPECT_EQ(qa, qb);
+	EXPECT_EQ(nb, qb);
 	render(self, a, na, self->fa_out, sizeof(self->fa_out));
 	render(self, b, nb, self->g_out, sizeof(self->g_out));
 	EXPECT_EQ(na, nb) TH_LOG("fanotify:\n%sfsgate:\n%s", self->fa_out,
