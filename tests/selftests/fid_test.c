@@ -710,6 +710,56 @@ TEST_F(fid, reported_handles_open_their_objects)
 	EXPECT_EQ(2, checked);
 }
 
+/*
+ * fsgate's process record comes after fanotify's FID records, where
+ * fanotify puts its pidfd record, at a 4-byte boundary: records of the
+ * FID modes are padded to 4 bytes, not 8.
+ */
+TEST_F(fid, the_process_record_follows_the_fid_records)
+{
+	static unsigned char buf[BUF_LEN];
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK | FSGATE_CLOEXEC |
+			 FSGATE_REPORT_DFID_NAME | FSGATE_REPORT_PROC,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+	struct fanotify_event_metadata m;
+	struct fanotify_event_info_header hdr;
+	struct fsgate_info_proc proc;
+	size_t r, fid_len;
+	ssize_t n;
+	int g;
+
+	mkdir_at(_metadata, self, "w");
+	remember(_metadata, self, "w", NULL);
+	g = fsgate_init_ext(&init);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_CREATE, AT_FDCWD,
+				 at(self, "w")));
+	/* A five-byte name: 20 + handle + 6, padded to 4, not 8. */
+	create_at(_metadata, self, "w/abcde");
+	n = read(g, buf, sizeof(buf));
+	close(g);
+	ASSERT_LE((ssize_t)FAN_EVENT_METADATA_LEN, n);
+	memcpy(&m, buf, sizeof(m));
+	ASSERT_EQ((size_t)n, m.event_len);
+	EXPECT_EQ(FAN_NOFD, m.fd);
+	r = m.metadata_len;
+	memcpy(&hdr, buf + r, sizeof(hdr));
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_DFID_NAME, hdr.info_type);
+	fid_len = hdr.len;
+	EXPECT_EQ(0u, fid_len % 4);
+	r += fid_len;
+	ASSERT_EQ(r + sizeof(proc), m.event_len);
+	memcpy(&proc, buf + r, sizeof(proc));
+	EXPECT_EQ(FSGATE_INFO_PROC, proc.hdr.info_type);
+	EXPECT_EQ(sizeof(proc), proc.hdr.len);
+	EXPECT_EQ(getpid(), (pid_t)proc.tgid);
+	EXPECT_EQ((size_t)m.metadata_len + fid_len + sizeof(proc),
+		  (size_t)m.event_len);
+}
+
 /* fanotify_init(2)'s rules: the same errno from both. */
 TEST_F(fid, invalid_init_flags_get_fanotifys_errno)
 {
