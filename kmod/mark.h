@@ -65,15 +65,17 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  * @evictable: the mark does not keep its inode in memory
  *	(FSGATE_MARK_EVICTABLE); a request without it clears it, nothing
  *	sets it again while the sub is a mark, as in fanotify
- * @cache: cached verdicts of the group on this inode (cache.c); replaced
- *	and cleared with xchg(), read under RCU
- * @cache_node: entry in the group's @cache_lru once a verdict was cached
- *	here, under fsgate_mark_mutex; empty otherwise
  * @cache_used: a lookup used @cache since the eviction sweep last passed
  *	(mark.c); set locklessly by lookups
  * @fsid: the object's fsid, for a group with FSGATE_REPORT_FID_BITS (as
  *	fanotify keeps it in its connector); set when the sub is made
+ * @cache: cached verdicts of the group on this inode (cache.c); replaced
+ *	and cleared with xchg(), read under RCU
+ * @cache_node: entry in the group's @cache_lru once a verdict was cached
+ *	here, under fsgate_mark_mutex; empty otherwise
  * @rcu: for kfree_rcu()
+ *
+ * The small fields share one word, so that a sub stays in 128 bytes.
  */
 struct fsgate_sub {
 	struct list_head obj_node;
@@ -87,10 +89,10 @@ struct fsgate_sub {
 	bool surv_modify;
 	bool ignore_flags;
 	bool evictable;
-	struct fsgate_cache __rcu *cache;
-	struct list_head cache_node;
 	bool cache_used;
 	__kernel_fsid_t fsid;
+	struct fsgate_cache __rcu *cache;
+	struct list_head cache_node;
 	struct rcu_head rcu;
 };
 
