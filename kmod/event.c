@@ -106,6 +106,24 @@ static bool fsgate_event_absorbed(struct fsgate_group *group, u32 mask,
 	return group->shutdown || fsgate_event_merge(group, mask, path, pid);
 }
 
+/* Under @queue_lock: put @event at the queue's tail and wake readers. */
+static void fsgate_event_enqueue(struct fsgate_group *group,
+				 struct fsgate_event *event)
+{
+	lockdep_assert_held(&group->queue_lock);
+	list_add_tail(&event->node, &group->queue);
+	group->queued++;
+	wake_up(&group->wq);
+}
+
+/* Under @queue_lock: whether the queue has room for one more event. */
+static bool fsgate_event_room(struct fsgate_group *group)
+{
+	lockdep_assert_held(&group->queue_lock);
+	return group->queued < max_queued_events ||
+	       (group->flags & FSGATE_UNLIMITED_QUEUE);
+}
+
 /* Queue the overflow event, once, for an event that has no room. */
 static void fsgate_event_overflow(struct fsgate_group *group)
 {
@@ -113,10 +131,8 @@ static void fsgate_event_overflow(struct fsgate_group *group)
 	if (group->overflow_queued)
 		return;
 	group->overflow_queued = true;
-	list_add_tail(&group->overflow.node, &group->queue);
-	group->queued++;
 	atomic64_inc(&group->overflows);
-	wake_up(&group->wq);
+	fsgate_event_enqueue(group, &group->overflow);
 }
 
 /* Allocate and queue an event the tail did not absorb when last looked at. */
@@ -142,18 +158,15 @@ static void fsgate_event_add(struct fsgate_group *group, u32 mask,
 	/* The lock was dropped to allocate: the tail may have changed. */
 	if (fsgate_event_absorbed(group, mask, path, pid))
 		goto out_unlock;
-	if (!event || (group->queued >= max_queued_events &&
-		       !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
+	if (!event || !fsgate_event_room(group)) {
 		fsgate_event_overflow(group);
 		goto out_unlock;
 	}
 	fsgate_event_init(event, mask, path, pid);
 	event->proc = proc;
 	proc = NULL;
-	list_add_tail(&event->node, &group->queue);
-	group->queued++;
+	fsgate_event_enqueue(group, event);
 	event = NULL;
-	wake_up(&group->wq);
 out_unlock:
 	spin_unlock(&group->queue_lock);
 	fsgate_proc_free(proc);
@@ -215,8 +228,7 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 	    (fid && fsgate_event_merge_fid(group, mask, fid, pid)))
 		goto out_unlock;
 	if (!fid || ((group->flags & FSGATE_REPORT_PROC) && !proc) ||
-	    (group->queued >= max_queued_events &&
-	     !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
+	    !fsgate_event_room(group)) {
 		fsgate_event_overflow(group);
 		goto out_unlock;
 	}
@@ -225,10 +237,8 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 	event->proc = proc;
 	fid = NULL;
 	proc = NULL;
-	list_add_tail(&event->node, &group->queue);
-	group->queued++;
+	fsgate_event_enqueue(group, event);
 	event = NULL;
-	wake_up(&group->wq);
 out_unlock:
 	spin_unlock(&group->queue_lock);
 	fsgate_proc_free(proc);

@@ -214,8 +214,6 @@ static size_t fsgate_event_info(struct fsgate_group *group,
 				       event->mask);
 	if (event->proc)
 		len += fsgate_info_proc_fill(info + len, event->proc);
-	WARN_ON_ONCE(FAN_EVENT_METADATA_LEN + len !=
-		     fsgate_event_len(group, event));
 	return len;
 }
 
@@ -230,7 +228,7 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 	struct fsgate_event_out stack_out, *out = &stack_out;
 	struct file *file = NULL;
 	int fd = FAN_NOFD;
-	size_t len = fsgate_event_len(group, event);
+	size_t info_len, len = fsgate_event_len(group, event);
 	ssize_t ret;
 
 	/* FID records (handles, names) do not fit on the stack. */
@@ -248,7 +246,9 @@ static ssize_t fsgate_event_copy(struct fsgate_group *group,
 		.fd = FAN_NOFD,
 		.pid = event->pid ? pid_vnr(event->pid) : 0,
 	};
-	fsgate_event_info(group, event, out->info);
+	info_len = fsgate_event_info(group, event, out->info);
+	/* The room was counted by fsgate_event_len(): the records fill it. */
+	WARN_ON_ONCE(FAN_EVENT_METADATA_LEN + info_len != len);
 	if (event->path.dentry) {
 		fd = fsgate_event_open_fd(group, event, &file);
 		if (fd < 0) {
