@@ -164,7 +164,8 @@ u32 fsgate_filter_run(struct fsgate_group *group, u32 mask,
 		      struct inode *inode, int *deny_errno)
 {
 	const struct fsgate_filter_prog *filter;
-	struct fsgate_filter_data data;
+	/* Filled whole once there is a filter: not zeroed for every event. */
+	struct fsgate_filter_data data __uninitialized;
 	u32 ret, err;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");

@@ -615,7 +615,12 @@ static size_t fsgate_answers_drop_probes(struct fsgate_answer *answers,
 static ssize_t fsgate_write_answers(struct fsgate_group *group,
 				    const char __user *buf, size_t count)
 {
-	struct fsgate_answers a = {};
+	/*
+	 * 464 bytes not zeroed for every write: fsgate_answers_get() sets the
+	 * pointers, and only bytes copied from the user and answers parsed
+	 * from them are read.
+	 */
+	struct fsgate_answers a __uninitialized;
 	ssize_t ret, n;
 
 	if ((group->flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF ||
