@@ -103,11 +103,12 @@ uint64_t tool_time(const char *cmd);
 
 /* --- loop.c: the timed access loops --- */
 
-enum loop_kind { LOOP_OPEN, LOOP_READ };
+enum loop_kind { LOOP_OPEN, LOOP_READ, LOOP_CREATE };
 
 /*
  * One pass: open (and read 4 KiB of) and close @count files named by
- * @names (taken round-robin from @nnames), relative to @dirfd. The
+ * @names (taken round-robin from @nnames), relative to @dirfd; for
+ * LOOP_CREATE, create each (O_CREAT | O_EXCL), close and unlink it. The
  * duration of each open() goes to @lat (ns). Returns the pass's
  * accesses per second, or -1 with errno set.
  */

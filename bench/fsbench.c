@@ -42,8 +42,10 @@ static const char usage[] =
 "\n"
 "  -f, --files N     files per pass (default 2000)\n"
 "  -r, --reps N      timed passes (default 5)\n"
-"  -l, --loop KIND   open (open+close), read (open+read 4 KiB+close) or\n"
-"                    one (open+close of the first file, N times)\n"
+"  -l, --loop KIND   open (open+close), read (open+read 4 KiB+close),\n"
+"                    one (open+close of the first file, N times) or\n"
+"                    create (create, close and unlink a file of its own,\n"
+"                    c000000..., for each file)\n"
 "  -s, --fs NAME     filesystem label for the row (default: DIR)\n"
 "  -o, --other DIR   the other filesystem fsg-elsewhere watches\n"
 "  -x, --exec CMD    the watcher is a real program: the shell COMMAND,\n"
@@ -56,7 +58,8 @@ static const char usage[] =
 "\n"
 "CASE: none, inotify, fan-notif, fsg-notif, fan-perm, fsg-perm,\n"
 "fan-perm-ignore, fsg-perm-cache, fan-3class, fsg-3class, fsg-elsewhere,\n"
-"fsg-muted, fsg-filter, fsg-perm-proc, fsg-notif-proc,\n"
+"fsg-muted, fsg-filter, fsg-perm-proc, fsg-notif-proc, fan-fid, fsg-fid\n"
+"(FAN_REPORT_DFID_NAME, FAN_CREATE|FAN_DELETE; for the create loop),\n"
 "fan-groups:K, fsg-prio:K, fsg-tier:K (K permission groups, each its\n"
 "own responder process), fan-marks:N, fsg-marks:N (N inode marks held by\n"
 "one group), tool-NAME (no groups: -x names the watcher).\n"
@@ -170,6 +173,20 @@ static int case_groups(const char *name, const char *dir,
 		return 1;
 	}
 	/*
+	 * n.: directory entry events in fanotify's FID records (no fd), a
+	 * filesystem mark on both: fanotify takes no such events on mounts.
+	 * The loop makes files only, so FAN_ONDIR is not asked for.
+	 */
+	if (!strcmp(name, "fan-fid") || !strcmp(name, "fsg-fid")) {
+		bool fan = name[1] == 'a';
+
+		g[0] = group(fan ? API_FANOTIFY : API_FSGATE,
+			     notif | (fan ? FAN_REPORT_DFID_NAME :
+				      FSGATE_REPORT_DFID_NAME),
+			     FAN_CREATE | FAN_DELETE, FAN_MARK_FILESYSTEM, dir);
+		return 1;
+	}
+	/*
 	 * k., l., m.: what fsgate decides in the kernel (a muted accessor,
 	 * a filter) and what its process record costs, on f.'s group.
 	 */
@@ -227,7 +244,7 @@ static void print_row(const struct options *o, const char *name,
 		      const char *ops, const char *lat, const struct watch *w,
 		      const char *bytes, const char *note)
 {
-	static const char *const loops[] = { "open", "read" };
+	static const char *const loops[] = { "open", "read", "create" };
 
 	printf("%s,%s,%s,%ld,%d,%s,%s,%ld,%ld,%s,%s\n", o->fs,
 	       o->loop ? o->loop : o->one ? "one" : loops[o->kind], name,
@@ -245,8 +262,12 @@ static int load_names(const struct options *o, char (**names)[BENCH_NAME_LEN],
 	*names = calloc(*n, sizeof(**names));
 	if (!*names)
 		return -1;
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < *n; i++) {
 		bench_name((*names)[i], i);
+		/* Files the create loop makes: not the directory's own. */
+		if (o->kind == LOOP_CREATE)
+			(*names)[i][0] = 'c';
+	}
 	return 0;
 }
 
@@ -577,6 +598,8 @@ int main(int argc, char **argv)
 			o.one = !strcmp(optarg, "one");
 			if (!strcmp(optarg, "read"))
 				o.kind = LOOP_READ;
+			else if (!strcmp(optarg, "create"))
+				o.kind = LOOP_CREATE;
 			else if (strcmp(optarg, "open") && !o.one)
 				errx(2, "unknown loop '%s' (see --help)", optarg);
 			break;

@@ -30,7 +30,11 @@ double loop_pass(int dirfd, const char (*names)[BENCH_NAME_LEN], long nnames,
 
 	for (i = 0; i < count; i++) {
 		t = now_ns();
-		fd = openat(dirfd, names[i % nnames], O_RDONLY);
+		if (kind == LOOP_CREATE)
+			fd = openat(dirfd, names[i % nnames],
+				    O_CREAT | O_EXCL | O_WRONLY, 0644);
+		else
+			fd = openat(dirfd, names[i % nnames], O_RDONLY);
 		lat[i] = now_ns() - t;
 		if (fd < 0)
 			return -1;
@@ -39,6 +43,9 @@ double loop_pass(int dirfd, const char (*names)[BENCH_NAME_LEN], long nnames,
 			return -1;
 		}
 		close(fd);
+		if (kind == LOOP_CREATE &&
+		    unlinkat(dirfd, names[i % nnames], 0) < 0)
+			return -1;
 	}
 	t = now_ns() - start;
 	if (!t) {

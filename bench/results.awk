@@ -23,6 +23,8 @@ BEGIN {
 	label["fsg-filter"] = "l. f with a BPF filter allowing 90%%"
 	label["fsg-perm-proc"] = "m. f + FSGATE_REPORT_PROC"
 	label["fsg-notif-proc"] = "m. d + FSGATE_REPORT_PROC"
+	label["fan-fid"] = "n. fanotify FID create+delete events"
+	label["fsg-fid"] = "n. fsgate FID create+delete events"
 	label["tool-none"] = "a. no watcher"
 	label["tool-fatrace"] = "fatrace on fanotify"
 	label["tool-monitor"] = "fsgate-monitor"
@@ -52,6 +54,8 @@ BEGIN {
 	peer["fsg-filter"] = "fan-perm"
 	peer["fsg-perm-proc"] = "fsg-perm"
 	peer["fsg-notif-proc"] = "fsg-notif"
+	# n. directory entry events in FID records, as fanotify reports them
+	peer["fsg-fid"] = "fan-fid"
 	# the tools against what runs on in-tree fanotify
 	peer["tool-monitor"] = "tool-fatrace"
 	peer["tool-scan"] = "tool-clamav"
