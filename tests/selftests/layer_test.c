@@ -27,6 +27,9 @@
 #include "fsgate_util.h"
 #include "perm_util.h"
 
+#ifndef FAN_REPORT_TARGET_FID
+#define FAN_REPORT_TARGET_FID 0x00001000
+#endif
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
 #endif
@@ -61,13 +64,38 @@ struct pidfd_outcome {
 	int pidfd_cloexec;
 };
 
+/* What a pidfd record's pidfd is, and whether it holds @pid. */
+struct pidfd_check {
+	int pidfd;		/* 1 for a pidfd, else FAN_NOPIDFD or FAN_EPIDFD */
+	int pid_is_accessor;	/* its fdinfo's Pid: */
+	int signals;		/* pidfd_send_signal(pidfd, 0) works */
+	int cloexec;
+};
+
+/* Fill @c from @pidfd, which it closes, of an access @pid made. */
+static void pidfd_check(int pidfd, pid_t pid, struct pidfd_check *c)
+{
+	char value[32];
+
+	if (pidfd < 0) {
+		c->pidfd = pidfd;
+		return;
+	}
+	c->pidfd = 1;
+	c->pid_is_accessor = !fsgate_test_fdinfo(pidfd, "Pid", value,
+						 sizeof(value)) &&
+			     atoi(value) == pid;
+	c->signals = syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
+	c->cloexec = (fcntl(pidfd, F_GETFD) & FD_CLOEXEC) != 0;
+	close(pidfd);
+}
+
 /* Fill @o from the event in @e, whose access @pid made. */
 static void pidfd_record(const struct event_buf *e, ssize_t n, pid_t pid,
 			 struct pidfd_outcome *o)
 {
 	struct fanotify_event_info_pidfd rec;
-	char value[32];
-	int pidfd;
+	struct pidfd_check c = { 0 };
 
 	o->event_len = e->meta.event_len;
 	o->metadata_len = e->meta.metadata_len;
@@ -80,18 +108,92 @@ static void pidfd_record(const struct event_buf *e, ssize_t n, pid_t pid,
 	memcpy(&rec, (const char *)e + e->meta.metadata_len, sizeof(rec));
 	o->info_type = rec.hdr.info_type;
 	o->info_len = rec.hdr.len;
-	pidfd = rec.pidfd;
-	if (pidfd < 0) {
-		o->pidfd = pidfd;
-		return;
+	pidfd_check(rec.pidfd, pid, &c);
+	o->pidfd = c.pidfd;
+	o->pidfd_pid_is_accessor = c.pid_is_accessor;
+	o->pidfd_signals = c.signals;
+	o->pidfd_cloexec = c.cloexec;
+}
+
+/* One run of a program's steps: its group, the accessor, how far it got. */
+struct run {
+	bool gone;	/* the accessor is reaped before the event is read */
+	int *step;	/* 0, or the step that failed */
+	int *err;	/* errno of that step */
+	int g;
+	int hold[2];
+	pid_t pid;
+};
+
+/*
+ * fanotify_init(@flags), a mark on @obj for @mask, and a child that
+ * opens @path with @oflags (mode 0644) and stays until run_end(), or
+ * with @r->gone is reaped at once. Return 0, or -1 with nothing left.
+ */
+static int run_start(struct run *r, unsigned int flags, uint64_t mask,
+		     const char *obj, const char *path, int oflags)
+{
+	r->g = fanotify_init(flags, O_RDONLY | O_CLOEXEC);
+	if (r->g < 0) {
+		*r->step = 1;
+		*r->err = errno;
+		return -1;
 	}
-	o->pidfd = 1;
-	o->pidfd_pid_is_accessor = !fsgate_test_fdinfo(pidfd, "Pid", value,
-							sizeof(value)) &&
-				   atoi(value) == pid;
-	o->pidfd_signals = syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
-	o->pidfd_cloexec = (fcntl(pidfd, F_GETFD) & FD_CLOEXEC) != 0;
-	close(pidfd);
+	if (fanotify_mark(r->g, FAN_MARK_ADD, mask, AT_FDCWD, obj) ||
+	    pipe2(r->hold, O_CLOEXEC)) {
+		*r->step = 2;
+		*r->err = errno;
+		close(r->g);
+		return -1;
+	}
+	r->pid = fork();
+	if (!r->pid) {
+		int fd = open(path, oflags, 0644);
+		char c;
+
+		if (fd >= 0)
+			close(fd);
+		close(r->hold[1]);
+		if (!r->gone && read(r->hold[0], &c, 1) < 0)
+			_exit(2);
+		_exit(fd < 0 ? 1 : 0);
+	}
+	close(r->hold[0]);
+	if (r->gone) {
+		close(r->hold[1]);
+		if (reap(r->pid))
+			*r->step = 3;
+	}
+	return 0;
+}
+
+/* One read() of the group into @buf: its length, or -1 (step 4). */
+static ssize_t run_read(struct run *r, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (!readable(r->g, WAIT_MS)) {
+		*r->step = 4;
+		return -1;
+	}
+	n = read(r->g, buf, len);
+	if (n < (ssize_t)FAN_EVENT_METADATA_LEN) {
+		*r->step = 4;
+		*r->err = errno;
+		return -1;
+	}
+	return n;
+}
+
+/* Let the accessor go, reap it and close the group. */
+static void run_end(struct run *r)
+{
+	if (!r->gone) {
+		close(r->hold[1]);
+		if (reap(r->pid) && !*r->step)
+			*r->step = 6;
+	}
+	close(r->g);
 }
 
 /*
@@ -103,66 +205,133 @@ static void pidfd_run(enum accessor a, const char *file, struct pidfd_outcome *o
 {
 	unsigned int class = a == PERM_ALIVE ? FAN_CLASS_CONTENT : FAN_CLASS_NOTIF;
 	uint64_t mask = a == PERM_ALIVE ? FAN_OPEN_PERM : FAN_OPEN;
+	struct run r = { .gone = a == NOTIF_GONE };
 	struct event_buf e;
-	int g, hold[2];
 	ssize_t n;
-	pid_t pid;
 
 	memset(o, 0, sizeof(*o));
-	g = fanotify_init(class | FAN_CLOEXEC | FAN_REPORT_PIDFD,
-			  O_RDONLY | O_CLOEXEC);
-	if (g < 0) {
-		o->step = 1;
-		o->err = errno;
+	r.step = &o->step;
+	r.err = &o->err;
+	if (run_start(&r, class | FAN_CLOEXEC | FAN_REPORT_PIDFD, mask, file,
+		      file, O_RDONLY))
 		return;
+	n = run_read(&r, &e, sizeof(e));
+	if (n >= 0) {
+		pidfd_record(&e, n, r.pid, o);
+		if (a == PERM_ALIVE && e.meta.fd >= 0)
+			answer(r.g, e.meta.fd, FAN_ALLOW);
+		else if (e.meta.fd >= 0)
+			close(e.meta.fd);
 	}
-	if (fanotify_mark(g, FAN_MARK_ADD, mask, AT_FDCWD, file) ||
-	    pipe2(hold, O_CLOEXEC)) {
-		o->step = 2;
-		o->err = errno;
-		close(g);
-		return;
-	}
-	pid = fork();
-	if (!pid) {
-		int fd = open(file, O_RDONLY);
-		char c;
+	run_end(&r);
+}
 
-		if (fd >= 0)
-			close(fd);
-		close(hold[1]);
-		if (a != NOTIF_GONE && read(hold[0], &c, 1) < 0)
-			_exit(2);
-		_exit(fd < 0 ? 1 : 0);
+/*
+ * FID reporting with FAN_REPORT_PIDFD: what a program saw of the
+ * FAN_CREATE of FID_NAME in the marked directory; compared field by
+ * field, the directory's record byte by byte.
+ */
+#define FID_NAME "fidfile"
+#define FID_MAX_RECORDS 4
+struct fid_outcome {
+	int step;		/* 0, or the step that failed */
+	int err;		/* errno of that step */
+	int events;		/* in the read */
+	int event_len;
+	int metadata_len;
+	int fd;
+	unsigned int mask;
+	int pid_is_accessor;	/* metadata.pid */
+	int records;
+	int type[FID_MAX_RECORDS];
+	int len[FID_MAX_RECORDS];
+	int offset[FID_MAX_RECORDS];	/* from the metadata's start */
+	int dir_len;		/* the first record's length and bytes */
+	unsigned char dir[256];
+	struct pidfd_check pidfd;	/* of the pidfd record */
+};
+
+/* Fill @o from the @n bytes at @ev, whose first event @pid made. */
+static void fid_records(const struct fanotify_event_metadata *ev, ssize_t n,
+			pid_t pid, struct fid_outcome *o)
+{
+	const unsigned char *p = (const void *)ev;
+	struct fanotify_event_info_header hdr;
+	struct fanotify_event_info_pidfd rec;
+	const struct fanotify_event_metadata *e;
+	ssize_t left = n;
+	size_t off;
+
+	for (e = ev; FAN_EVENT_OK(e, left); e = FAN_EVENT_NEXT(e, left))
+		o->events++;
+	o->event_len = ev->event_len;
+	o->metadata_len = ev->metadata_len;
+	o->fd = ev->fd;
+	o->mask = (unsigned int)ev->mask;
+	o->pid_is_accessor = ev->pid == pid;
+	if (n < (ssize_t)ev->event_len || ev->event_len < ev->metadata_len) {
+		o->step = 5;
+		return;
 	}
-	close(hold[0]);
-	if (a == NOTIF_GONE) {
-		close(hold[1]);
-		hold[1] = -1;
-		if (reap(pid))
-			o->step = 3;
-	}
-	if (!readable(g, WAIT_MS)) {
-		o->step = 4;
-	} else {
-		n = read(g, &e, sizeof(e));
-		if (n < (ssize_t)FAN_EVENT_METADATA_LEN) {
-			o->step = 4;
-			o->err = errno;
-		} else {
-			pidfd_record(&e, n, pid, o);
-			if (a == PERM_ALIVE && e.meta.fd >= 0)
-				answer(g, e.meta.fd, FAN_ALLOW);
-			else if (e.meta.fd >= 0)
-				close(e.meta.fd);
+	for (off = ev->metadata_len; off + sizeof(hdr) <= ev->event_len;
+	     off += hdr.len) {
+		memcpy(&hdr, p + off, sizeof(hdr));
+		if (hdr.len < sizeof(hdr) || off + hdr.len > ev->event_len ||
+		    o->records == FID_MAX_RECORDS)
+			break;
+		o->type[o->records] = hdr.info_type;
+		o->len[o->records] = hdr.len;
+		o->offset[o->records] = (int)off;
+		if (!o->records) {
+			o->dir_len = hdr.len;
+			memcpy(o->dir, p + off, hdr.len < sizeof(o->dir) ?
+			       hdr.len : sizeof(o->dir));
+		}
+		o->records++;
+		if (hdr.info_type == FAN_EVENT_INFO_TYPE_PIDFD &&
+		    hdr.len >= sizeof(rec)) {
+			memcpy(&rec, p + off, sizeof(rec));
+			pidfd_check(rec.pidfd, pid, &o->pidfd);
 		}
 	}
-	if (a != NOTIF_GONE) {
-		close(hold[1]);
-		if (reap(pid) && !o->step)
-			o->step = 6;
-	}
-	close(g);
+	if (off != ev->event_len)
+		o->step = 5;
+}
+
+/*
+ * What a fanotify program with FID reporting and FAN_REPORT_PIDFD does
+ * (@mode "fid": FAN_REPORT_DFID_NAME, "fid-target": with FAN_REPORT_FID
+ * and FAN_REPORT_TARGET_FID, which add the file's own record,
+ * "fid-gone": as "fid", with the accessor reaped before the read): mark
+ * @dir for FAN_CREATE, let a child create FID_NAME in it and read the
+ * event.
+ */
+static void fid_run(const char *mode, const char *dir, struct fid_outcome *o)
+{
+	union {
+		struct fanotify_event_metadata meta;
+		unsigned char b[1024];
+	} buf;
+	unsigned int flags = FAN_CLASS_NOTIF | FAN_CLOEXEC |
+			     FAN_REPORT_DFID_NAME | FAN_REPORT_PIDFD;
+	struct run r = { .gone = !strcmp(mode, "fid-gone") };
+	char path[160];
+	ssize_t n;
+
+	memset(o, 0, sizeof(*o));
+	r.step = &o->step;
+	r.err = &o->err;
+	if (!strcmp(mode, "fid-target"))
+		flags |= FAN_REPORT_FID | FAN_REPORT_TARGET_FID;
+	snprintf(path, sizeof(path), "%s/" FID_NAME, dir);
+	if (run_start(&r, flags, FAN_CREATE, dir, path,
+		      O_CREAT | O_EXCL | O_WRONLY))
+		return;
+	n = run_read(&r, &buf, sizeof(buf));
+	if (n >= 0)
+		fid_records(&buf.meta, n, r.pid, o);
+	run_end(&r);
+	unlink(path);
 }
 
 /* Write @len bytes of @out to the fd LAYER_OUT_ENV names. */
@@ -373,6 +542,13 @@ static void __attribute__((constructor)) layer_mode(void)
 		report(&o, sizeof(o));
 		_exit(0);
 	}
+	if (!strncmp(mode, "fid", 3)) {
+		struct fid_outcome f;
+
+		fid_run(mode, file, &f);
+		report(&f, sizeof(f));
+		_exit(0);
+	}
 	if (!strcmp(mode, "tid")) {
 		err = pidfd_tid_errno();
 		report(&err, sizeof(err));
@@ -505,19 +681,24 @@ static void expect_same(struct __test_metadata *_metadata,
 	EXPECT_EQ(fa->pidfd_cloexec, fs->pidfd_cloexec);
 }
 
+/* This process is not preloaded: its fanotify is the kernel's. */
+static void expect_in_tree(struct __test_metadata *_metadata)
+{
+	struct fsgate_stats st;
+	int g;
+
+	g = fanotify_init(FAN_CLASS_NOTIF, O_RDONLY);
+	ASSERT_LE(0, g);
+	ASSERT_NE(0, fsgate_stats(g, &st));
+	close(g);
+}
+
 /* Run @a on in-tree fanotify and under the layer; both into @fa, @fs. */
 static void pidfd_both(struct __test_metadata *_metadata, const char *mode,
 		       enum accessor a, const char *file,
 		       struct pidfd_outcome *fa, struct pidfd_outcome *fs)
 {
-	struct fsgate_stats st;
-	int g;
-
-	/* This process is not preloaded: its fanotify is the kernel's. */
-	g = fanotify_init(FAN_CLASS_NOTIF, O_RDONLY);
-	ASSERT_LE(0, g);
-	ASSERT_NE(0, fsgate_stats(g, &st));
-	close(g);
+	expect_in_tree(_metadata);
 	pidfd_run(a, file, fa);
 	memset(fs, 0xa5, sizeof(*fs));
 	ASSERT_EQ(0, layer_run(mode, file, NULL, NULL, fs, sizeof(*fs)));
@@ -588,6 +769,110 @@ TEST_F_TIMEOUT(layer, overflow_event_carries_nopidfd, 120)
 	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, o.overflow_len);
 	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o.overflow_info_type);
 	EXPECT_EQ(FAN_NOPIDFD, o.overflow_pidfd);
+}
+
+/* FID @mode on in-tree fanotify and under the layer: the same, field by field. */
+static void fid_both(struct __test_metadata *_metadata, const char *mode,
+		     const char *dir, struct fid_outcome *fa,
+		     struct fid_outcome *fs)
+{
+	int i;
+
+	expect_in_tree(_metadata);
+	fid_run(mode, dir, fa);
+	memset(fs, 0xa5, sizeof(*fs));
+	ASSERT_EQ(0, layer_run(mode, dir, NULL, NULL, fs, sizeof(*fs)));
+	EXPECT_EQ(fa->step, fs->step);
+	EXPECT_EQ(fa->err, fs->err);
+	EXPECT_EQ(fa->events, fs->events);
+	EXPECT_EQ(fa->event_len, fs->event_len);
+	EXPECT_EQ(fa->metadata_len, fs->metadata_len);
+	EXPECT_EQ(fa->fd, fs->fd);
+	EXPECT_EQ(fa->mask, fs->mask);
+	EXPECT_EQ(fa->pid_is_accessor, fs->pid_is_accessor);
+	ASSERT_EQ(fa->records, fs->records);
+	for (i = 0; i < fa->records; i++) {
+		EXPECT_EQ(fa->type[i], fs->type[i]);
+		EXPECT_EQ(fa->len[i], fs->len[i]);
+		EXPECT_EQ(fa->offset[i], fs->offset[i]);
+	}
+	/* The directory, its fsid and handle, the name, the padding. */
+	ASSERT_EQ(fa->dir_len, fs->dir_len);
+	EXPECT_EQ(0, memcmp(fa->dir, fs->dir, sizeof(fa->dir)));
+	EXPECT_EQ(fa->pidfd.pidfd, fs->pidfd.pidfd);
+	EXPECT_EQ(fa->pidfd.pid_is_accessor, fs->pidfd.pid_is_accessor);
+	EXPECT_EQ(fa->pidfd.signals, fs->pidfd.signals);
+	EXPECT_EQ(fa->pidfd.cloexec, fs->pidfd.cloexec);
+}
+
+/*
+ * The layer's FID event of @records records: the FID records first, the
+ * directory's with the name, then the pidfd record, last, holding the
+ * accessor's pidfd if it is @alive, else FAN_NOPIDFD.
+ */
+static void expect_fid_then_pidfd(struct __test_metadata *_metadata,
+				  const struct fid_outcome *o, int records,
+				  bool alive)
+{
+	const int last = records - 1;
+
+	EXPECT_EQ(0, o->step);
+	EXPECT_EQ(1, o->events);
+	EXPECT_EQ(FAN_NOFD, o->fd);
+	EXPECT_EQ(FAN_CREATE, o->mask);
+	EXPECT_EQ(1, o->pid_is_accessor);
+	ASSERT_EQ(records, o->records);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_DFID_NAME, o->type[0]);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN, o->offset[0]);
+	if (records == 3)
+		EXPECT_EQ(FAN_EVENT_INFO_TYPE_FID, o->type[1]);
+	/* The name, NUL-terminated, ends the directory's record or its padding. */
+	ASSERT_LE(sizeof(FID_NAME), o->dir_len);
+	EXPECT_NE(NULL, memmem(o->dir, o->dir_len, FID_NAME, sizeof(FID_NAME)));
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o->type[last]);
+	EXPECT_EQ(8, o->len[last]);
+	EXPECT_EQ(o->event_len - 8, o->offset[last]);
+	if (!alive) {
+		EXPECT_EQ(FAN_NOPIDFD, o->pidfd.pidfd);
+		return;
+	}
+	EXPECT_EQ(1, o->pidfd.pidfd);
+	EXPECT_EQ(1, o->pidfd.pid_is_accessor);
+	EXPECT_EQ(1, o->pidfd.signals);
+	EXPECT_EQ(1, o->pidfd.cloexec);
+}
+
+/*
+ * FAN_REPORT_DFID_NAME with FAN_REPORT_PIDFD: the directory's record,
+ * then a pidfd of the accessor, as fanotify gives them.
+ */
+TEST_F_TIMEOUT(layer, fid_records_then_pidfd_as_fanotify, 120)
+{
+	struct fid_outcome fa, fs;
+
+	fid_both(_metadata, "fid", self->dir, &fa, &fs);
+	expect_fid_then_pidfd(_metadata, &fs, 2, true);
+}
+
+/*
+ * With FAN_REPORT_FID and FAN_REPORT_TARGET_FID too: the created file's
+ * own record comes between them.
+ */
+TEST_F_TIMEOUT(layer, fid_target_records_then_pidfd_as_fanotify, 120)
+{
+	struct fid_outcome fa, fs;
+
+	fid_both(_metadata, "fid-target", self->dir, &fa, &fs);
+	expect_fid_then_pidfd(_metadata, &fs, 3, true);
+}
+
+/* The creator exited before the FID event was read: FAN_NOPIDFD. */
+TEST_F_TIMEOUT(layer, fid_pidfd_of_exited_process_is_nopidfd, 120)
+{
+	struct fid_outcome fa, fs;
+
+	fid_both(_metadata, "fid-gone", self->dir, &fa, &fs);
+	expect_fid_then_pidfd(_metadata, &fs, 2, false);
 }
 
 /* As fanotify: FAN_REPORT_PIDFD with FAN_REPORT_TID is EINVAL. */
