@@ -231,7 +231,12 @@ static void pidfd_run(enum accessor a, const char *file, struct pidfd_outcome *o
  * FAN_CREATE of FID_NAME in the marked directory; compared field by
  * field, the directory's record byte by byte.
  */
-#define FID_NAME "fidfile"
+/*
+ * 8 characters: with its NUL the directory's record is padded to a
+ * multiple of 4 that is not one of 8, so the pidfd record after it sits
+ * off an 8-byte boundary, as fanotify puts it.
+ */
+#define FID_NAME "fid-file"
 #define FID_MAX_RECORDS 4
 struct fid_outcome {
 	int step;		/* 0, or the step that failed */
@@ -832,6 +837,7 @@ static void expect_fid_then_pidfd(struct __test_metadata *_metadata,
 	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, o->type[last]);
 	EXPECT_EQ(8, o->len[last]);
 	EXPECT_EQ(o->event_len - 8, o->offset[last]);
+	EXPECT_EQ(4, o->offset[last] % 8);
 	if (!alive) {
 		EXPECT_EQ(FAN_NOPIDFD, o->pidfd.pidfd);
 		return;
