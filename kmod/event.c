@@ -209,17 +209,18 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 				 const struct fsgate_fid_src *src)
 {
 	struct pid *pid = fsgate_event_pid(group);
+	struct fsgate_event *event = NULL;
 	struct fsgate_proc *proc = NULL;
-	struct fsgate_event *event;
-	struct fsgate_fid *fid = NULL;
+	struct fsgate_fid *fid;
 	struct mem_cgroup *old;
 
 	old = fsgate_group_charge(group);
-	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (event)
-		fid = fsgate_fid_alloc(group->flags, mask, src->data,
-				       src->data_type, src->dir, src->name,
-				       &src->fsid, src->types);
+	/* One allocation, the record after the event, as fanotify's. */
+	fid = fsgate_fid_alloc(group->flags, mask, src->data, src->data_type,
+			       src->dir, src->name, &src->fsid, src->types,
+			       sizeof(*event));
+	if (fid)
+		event = (void *)fid - sizeof(*event);
 	if (fid && (group->flags & FSGATE_REPORT_PROC))
 		proc = fsgate_proc_take();
 	fsgate_group_uncharge(old);
@@ -235,14 +236,12 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 	fsgate_event_init(event, mask, NULL, pid);
 	event->fid = fid;
 	event->proc = proc;
-	fid = NULL;
 	proc = NULL;
 	fsgate_event_enqueue(group, event);
 	event = NULL;
 out_unlock:
 	spin_unlock(&group->queue_lock);
 	fsgate_proc_free(proc);
-	kfree(fid);
 	kfree(event);
 }
 

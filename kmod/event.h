@@ -44,8 +44,8 @@ struct fsgate_fid_src {
  *	events of groups with FSGATE_REPORT_FID_BITS, which name no file
  * @pid: the process (or thread, with FSGATE_REPORT_TID) that caused it
  * @proc: who caused it, for a group with FSGATE_REPORT_PROC; else NULL
- * @fid: handles and names, for a group with FSGATE_REPORT_FID_BITS; else
- *	NULL
+ * @fid: handles and names, for a group with FSGATE_REPORT_FID_BITS, in
+ *	the event's own allocation, after it; else NULL
  */
 struct fsgate_event {
 	struct list_head node;
@@ -88,7 +88,6 @@ static inline void fsgate_event_release(struct fsgate_event *event)
 	path_put(&event->path);
 	put_pid(event->pid);
 	fsgate_proc_free(event->proc);
-	kfree(event->fid);
 }
 
 /**

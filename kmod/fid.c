@@ -200,22 +200,30 @@ static void fsgate_fid_decide(u32 group_flags, u32 mask, const void *data,
  *	group wanted the event; FAN_RENAME reports the old directory and
  *	name for a mark on the old directory, the new ones for a mark on the
  *	new, both for a filesystem mark
+ * @head: bytes of the caller's own struct, which the same allocation
+ *	holds before the record (as fanotify allocates an event with its
+ *	handles and name); a multiple of the record's alignment
  *
  * Context: process context, may sleep; charged to the caller's memory
  * cgroup (GFP_KERNEL_ACCOUNT).
- * Return: the event's handles and names, for kfree(); NULL without memory.
+ * Return: the event's handles and names, @head bytes into an allocation
+ * whose start is for kfree(); NULL without memory.
  */
 struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 				    const void *data, int data_type,
 				    struct inode *dir, const struct qstr *name,
 				    const __kernel_fsid_t *fsid,
-				    u32 match_types)
+				    u32 match_types, size_t head)
 {
 	unsigned int len[FSGATE_FH_SLOTS], i;
 	struct fsgate_fid_what w;
 	struct fsgate_fid *fid;
 	size_t size = sizeof(*fid);
 	u16 off = 0;
+	void *block;
+
+	if (WARN_ON_ONCE(head % __alignof__(*fid)))
+		return NULL;
 
 	fsgate_fid_decide(group_flags, mask, data, data_type, dir, name,
 			  match_types, &w);
@@ -224,9 +232,10 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 		size += len[i];
 	}
 	size += (w.name ? w.name->len : 0) + (w.name2 ? w.name2->len : 0);
-	fid = kmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!fid)
+	block = kmalloc(head + size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!block)
 		return NULL;
+	fid = block + head;
 	fid->fsid = *fsid;
 	fid->name_event = w.name_event;
 	for (i = 0; i < FSGATE_FH_SLOTS; i++)
