@@ -99,6 +99,9 @@ static void fsgate_see(struct fsnotify_iter_info *iter, u32 mask,
 	int type;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	/* Most events change nothing: no walk over the subs for them. */
+	if (!(mask & (FS_MODIFY | FS_CLOSE_WRITE)))
+		return;
 	fsnotify_foreach_iter_mark_type(iter, fsn, type)
 		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node)
 			fsgate_sub_see(sub, type, mask, path);
