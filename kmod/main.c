@@ -17,10 +17,12 @@ static int __init fsgate_init(void)
 {
 	int ret;
 
-	fsgate_perm_ids_init();
-	ret = fsgate_marks_init(fsgate_dispatch_event);
+	ret = fsgate_perm_init();
 	if (ret)
 		return ret;
+	ret = fsgate_marks_init(fsgate_dispatch_event);
+	if (ret)
+		goto out_perm;
 	ret = fsgate_proc_init();
 	if (ret)
 		goto out_marks;
@@ -35,6 +37,8 @@ out_proc:
 	fsgate_proc_exit();
 out_marks:
 	fsgate_marks_exit();
+out_perm:
+	fsgate_perm_exit();
 	return ret;
 }
 
@@ -47,6 +51,7 @@ static void __exit fsgate_exit(void)
 	fsgate_dev_exit();
 	fsgate_proc_exit();
 	fsgate_marks_exit();
+	fsgate_perm_exit();
 	/* Mutes and filters are freed by RCU callbacks of this module. */
 	rcu_barrier();
 }

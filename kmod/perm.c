@@ -89,14 +89,37 @@ MODULE_PARM_DESC(max_pending_events,
  */
 static atomic64_t fsgate_perm_last_id;
 
+/*
+ * Permission events come from a cache of their own, as fanotify's do:
+ * objects of their exact size rather than kmalloc's next power of two
+ * (a struct fsgate_perm of 296 bytes took 512), each zeroed on
+ * allocation where the kernel zeroes them all (init_on_alloc).
+ */
+static struct kmem_cache *fsgate_perm_slab;
+
 /**
- * fsgate_perm_ids_init() - seed permission event ids
+ * fsgate_perm_init() - set up permission events: their cache, their ids
  *
  * Context: module init, before any group exists.
+ * Return: 0, or -ENOMEM.
  */
-void fsgate_perm_ids_init(void)
+int fsgate_perm_init(void)
 {
+	fsgate_perm_slab = KMEM_CACHE(fsgate_perm, SLAB_ACCOUNT);
+	if (!fsgate_perm_slab)
+		return -ENOMEM;
 	atomic64_set(&fsgate_perm_last_id, ktime_get_boottime_ns());
+	return 0;
+}
+
+/**
+ * fsgate_perm_exit() - tear down what fsgate_perm_init() set up
+ *
+ * Context: module exit, once every group and so every event is gone.
+ */
+void fsgate_perm_exit(void)
+{
+	kmem_cache_destroy(fsgate_perm_slab);
 }
 
 /**
@@ -136,7 +159,7 @@ void fsgate_perm_put(struct fsgate_perm *perm)
 	if (refcount_dec_and_test(&perm->ref)) {
 		fsgate_event_release(&perm->event);
 		put_pid(perm->reader);
-		kfree(perm);
+		kmem_cache_free(fsgate_perm_slab, perm);
 	}
 }
 
@@ -374,7 +397,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 		return NULL;
 	}
 	old = fsgate_group_charge(group);
-	perm = kzalloc(sizeof(*perm), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	perm = kmem_cache_zalloc(fsgate_perm_slab, GFP_KERNEL | __GFP_NOWARN);
 	if (perm && (group->flags & FSGATE_REPORT_PROC))
 		proc = fsgate_proc_take();
 	fsgate_group_uncharge(old);

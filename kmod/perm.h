@@ -68,9 +68,9 @@ enum fsgate_perm_state {
 struct fsgate_perm {
 	struct fsgate_event event;
 	refcount_t ref;
+	int fd;
 	struct fsgate_group *group;
 	u64 id;
-	int fd;
 	struct hlist_node id_node;
 	struct hlist_node fd_node;
 	struct pid *reader;
@@ -78,6 +78,7 @@ struct fsgate_perm {
 	u8 state;
 	bool unbounded;
 	bool chain_bounded;
+	bool audited;
 	int verdict;
 	unsigned long deadline;
 	unsigned long ceiling;
@@ -87,7 +88,6 @@ struct fsgate_perm {
 	u64 cache_gen;
 	struct fsgate_perm *tier_next;
 	struct wait_queue_entry wait;
-	bool audited;
 	u32 audit_response;
 	struct fsgate_response_audit_rule audit_rule;
 };
@@ -139,7 +139,8 @@ struct fsgate_answer {
 	struct fsgate_perm *perm;
 };
 
-void fsgate_perm_ids_init(void);
+int fsgate_perm_init(void);
+void fsgate_perm_exit(void);
 u32 fsgate_audit_response(u32 response);
 int fsgate_policy_verdict(u32 policy);
 const char *fsgate_verdict_name(int verdict);
