@@ -113,21 +113,29 @@ static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 	return 0;
 }
 
+/* Whether every group of a tier was answered from its cache. */
+static bool fsgate_tier_all_cached(const struct fsgate_match *tier,
+				   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!tier[i].cached)
+			return false;
+	return true;
+}
+
 /*
- * Ask every group of a tier at once, then wait for them: for all of
- * them, or until the first deny.
+ * Ask every group of a tier that its cache did not answer at once, then
+ * wait for them: for all of them, or until the first deny.
  */
 static int fsgate_ask_tier(struct fsgate_match *tier, unsigned int n,
 			   const struct path *path,
-			   struct fsgate_obj *inode_obj,
 			   struct fsgate_asking *asking)
 {
-	int verdict, now;
+	int verdict = 0, now;
 	unsigned int i;
 
-	verdict = fsgate_tier_cached(tier, n, inode_obj);
-	if (verdict)
-		return verdict;
 	/* A group that cannot be asked may deny at once: ask no more. */
 	for (i = 0; i < n && !verdict; i++) {
 		if (tier[i].cached)
@@ -159,8 +167,9 @@ static bool fsgate_matches_unbounded(const struct fsgate_match *matches,
  * @inode_obj: fsgate's object on the file's inode, where verdict caches
  *	are, or NULL
  *
- * The whole chain ends within max_chain_ms of its start, unless a group
- * it may ask waits without bound (allowed by an administrator).
+ * The whole chain ends within max_chain_ms of its start, its first
+ * question, unless a group it may ask waits without bound (allowed by an
+ * administrator). An access every group's cache answers starts no chain.
  *
  * Context: process context, sleeps while groups decide; no locks held;
  * within fsnotify's handling of the event, which keeps @inode_obj alive.
@@ -171,15 +180,25 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 {
 	struct fsgate_asking asking;
 	unsigned int start, end;
+	bool asking_started = false;
 	int verdict = 0;
 
 	might_sleep();
 	fsgate_matches_sort(matches, n);
-	fsgate_asking_start(&asking, fsgate_matches_unbounded(matches, n));
 	for (start = 0; start < n && !verdict; start = end) {
 		end = fsgate_tier_end(matches, n, start);
+		verdict = fsgate_tier_cached(matches + start, end - start,
+					     inode_obj);
+		if (verdict || fsgate_tier_all_cached(matches + start,
+						      end - start))
+			continue;
+		if (!asking_started) {
+			fsgate_asking_start(&asking,
+					    fsgate_matches_unbounded(matches, n));
+			asking_started = true;
+		}
 		verdict = fsgate_ask_tier(matches + start, end - start, path,
-					  inode_obj, &asking);
+					  &asking);
 	}
 	return verdict;
 }
