@@ -74,6 +74,43 @@ void fsgate_cache_changed(const struct inode *inode)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_cache_changed);
 
+/* Bumped by fsgate_interest_changed(); see consensus.c. */
+atomic64_t fsgate_interest_gen;
+
+/**
+ * fsgate_interest_changed() - note that who an access asks may differ now
+ *
+ * Called after any change to a sub's events or ignore mask, to a group's
+ * mutes or filter: every consensus made before it lapses (consensus.c).
+ * Fully ordered, so the change is seen by whoever sees the new value.
+ *
+ * Context: any.
+ */
+void fsgate_interest_changed(void)
+{
+	atomic64_inc_return(&fsgate_interest_gen);
+}
+
+/**
+ * fsgate_consensus_clear() - forget that every group allows accesses to a
+ *	file from its cache
+ * @obj: fsgate's object on the file's inode
+ *
+ * Called after any cached verdict on the file is dropped or replaced.
+ *
+ * Context: any; safe against concurrent storing and clearing.
+ */
+void fsgate_consensus_clear(struct fsgate_obj *obj)
+{
+	struct fsgate_consensus *old;
+
+	if (!rcu_access_pointer(obj->consensus))
+		return;
+	old = unrcu_pointer(xchg(&obj->consensus, NULL));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
 /**
  * fsgate_cache_allowed() - whether verdicts on a file may be cached
  * @inode: the file
@@ -127,6 +164,25 @@ static bool fsgate_snap_equal(const struct fsgate_snap *a,
 }
 
 /**
+ * fsgate_snap_holds() - whether a file's attributes are as they were
+ * @snap: from fsgate_snap_take()
+ * @inode: the file
+ *
+ * The check a cached verdict passes before it is used: ctime, size and
+ * i_version, not the change generation, which only guards storing one.
+ *
+ * Context: any.
+ * Return: true if @inode's attributes match @snap.
+ */
+bool fsgate_snap_holds(const struct fsgate_snap *snap, struct inode *inode)
+{
+	struct fsgate_snap now;
+
+	fsgate_snap_fill(&now, inode, false);
+	return fsgate_snap_equal(snap, &now);
+}
+
+/**
  * fsgate_snap_current() - whether a file is still as a group saw it
  * @snap: from fsgate_snap_take() when the group was asked
  * @inode: the file
@@ -164,7 +220,6 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 					      int *deny_errno)
 {
 	struct fsgate_cache *cache = rcu_dereference(sub->cache);
-	struct fsgate_snap now;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	if (!cache || !((cache->allow | cache->deny) & mask))
@@ -175,8 +230,7 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 	 */
 	if (inode_is_open_for_write(inode))
 		return FSGATE_CACHED_NONE;
-	fsgate_snap_fill(&now, inode, false);
-	if (!fsgate_snap_equal(&cache->snap, &now)) {
+	if (!fsgate_snap_holds(&cache->snap, inode)) {
 		fsgate_cache_drop(sub);
 		return FSGATE_CACHED_NONE;
 	}
@@ -277,8 +331,10 @@ void fsgate_cache_replace(struct fsgate_sub *sub, struct fsgate_cache *cache)
 	struct fsgate_cache *old;
 
 	old = unrcu_pointer(xchg(&sub->cache, RCU_INITIALIZER(cache)));
-	if (old)
+	if (old) {
 		kfree_rcu(old, rcu);
+		fsgate_consensus_clear(sub->obj);
+	}
 }
 
 /**
@@ -294,8 +350,31 @@ void fsgate_cache_drop(struct fsgate_sub *sub)
 	if (!rcu_access_pointer(sub->cache))
 		return;
 	old = unrcu_pointer(xchg(&sub->cache, NULL));
-	if (old)
+	if (old) {
 		kfree_rcu(old, rcu);
+		/* A sub that failed to be made has no object. */
+		if (sub->obj)
+			fsgate_consensus_clear(sub->obj);
+	}
+}
+
+/**
+ * fsgate_cache_allows() - whether a sub's cache allows an access
+ * @sub: the sub, on the file's inode
+ * @mask: the permission event
+ * @snap: the file as it is
+ *
+ * Context: rcu_read_lock() held.
+ * Return: true if @sub's cache allows @mask, made on @snap's attributes.
+ */
+bool fsgate_cache_allows(struct fsgate_sub *sub, u32 mask,
+			 const struct fsgate_snap *snap)
+{
+	const struct fsgate_cache *cache = rcu_dereference(sub->cache);
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	return cache && (cache->allow & mask) == mask &&
+	       !(cache->deny & mask) && fsgate_snap_equal(&cache->snap, snap);
 }
 
 /**

@@ -2,14 +2,17 @@
 #ifndef _FSGATE_CACHE_H
 #define _FSGATE_CACHE_H
 
+#include <linux/atomic.h>
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 
+struct dentry;
 struct fsgate_group;
 struct fsgate_obj;
 struct fsgate_sub;
 struct inode;
+struct vfsmount;
 
 /**
  * struct fsgate_snap - what a file looked like when a group was asked
@@ -46,6 +49,36 @@ struct fsgate_cache {
 	struct rcu_head rcu;
 };
 
+/**
+ * struct fsgate_consensus - every group an access asks allows it from cache
+ * @mask: the permission event, FS_ISDIR included
+ * @gen: fsgate_interest_gen when the access's groups were matched
+ * @mnt: the mount the access went through (mount marks depend on it);
+ *	only compared
+ * @mnt_root: its root, compared as mount marks compare it
+ * @parent: fsgate's mark on the parent that fsnotify reported, or NULL;
+ *	only compared (marks watching children depend on it)
+ * @snap: the file's attributes when it was made
+ * @n: entries of @subs
+ * @rcu: for kfree_rcu()
+ * @subs: the subs on the file whose cached allows answered, one per group
+ *
+ * Kept in fsgate's object on the file's inode (consensus.c). Immutable
+ * once published; cleared whenever one of the file's cached verdicts is
+ * dropped or replaced (fsgate_consensus_clear()), so @subs outlive it.
+ */
+struct fsgate_consensus {
+	u32 mask;
+	unsigned int n;
+	u64 gen;
+	const struct vfsmount *mnt;
+	const struct dentry *mnt_root;
+	const void *parent;
+	struct fsgate_snap snap;
+	struct rcu_head rcu;
+	struct fsgate_sub *subs[];
+};
+
 /* A group's cached verdict on an access, as fsgate_cache_check() finds it. */
 enum fsgate_cached {
 	FSGATE_CACHED_NONE,
@@ -53,7 +86,28 @@ enum fsgate_cached {
 	FSGATE_CACHED_DENY,
 };
 
+extern atomic64_t fsgate_interest_gen;
+
+/**
+ * fsgate_interest_read() - the generation of who an access may ask
+ *
+ * Read before the subs an access matches: a consensus made from them is
+ * used only while this stays the same (consensus.c).
+ *
+ * Context: any.
+ * Return: the current generation.
+ */
+static inline u64 fsgate_interest_read(void)
+{
+	return atomic64_read_acquire(&fsgate_interest_gen);
+}
+
+void fsgate_interest_changed(void);
+void fsgate_consensus_clear(struct fsgate_obj *obj);
 void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode);
+bool fsgate_snap_holds(const struct fsgate_snap *snap, struct inode *inode);
+bool fsgate_cache_allows(struct fsgate_sub *sub, u32 mask,
+			 const struct fsgate_snap *snap);
 bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode);
 bool fsgate_cache_allowed(const struct inode *inode);
 void fsgate_cache_changed(const struct inode *inode);

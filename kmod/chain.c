@@ -115,14 +115,22 @@ static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
 	return 0;
 }
 
-/* Whether every group of a tier was answered from its cache. */
-static bool fsgate_tier_all_cached(const struct fsgate_match *tier,
-				   unsigned int n)
+/**
+ * fsgate_matches_all_cached() - whether every group was answered from its
+ *	cache
+ * @matches: the groups, after fsgate_decide() or a tier of them
+ * @n: their number
+ *
+ * Context: any.
+ * Return: true if each of @matches has @cached set.
+ */
+bool fsgate_matches_all_cached(const struct fsgate_match *matches,
+			       unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (!tier[i].cached)
+		if (!matches[i].cached)
 			return false;
 	return true;
 }
@@ -191,8 +199,8 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 		end = fsgate_tier_end(matches, n, start);
 		verdict = fsgate_tier_cached(matches + start, end - start,
 					     inode_obj);
-		if (verdict || fsgate_tier_all_cached(matches + start,
-						      end - start))
+		if (verdict || fsgate_matches_all_cached(matches + start,
+							 end - start))
 			continue;
 		if (!asking_started) {
 			fsgate_asking_start(&asking,

@@ -36,6 +36,8 @@ void fsgate_matches_sort(struct fsgate_match *matches, unsigned int n);
 unsigned int fsgate_tier_end(const struct fsgate_match *matches,
 			     unsigned int n, unsigned int start);
 int fsgate_verdict_combine(int verdict, int other);
+bool fsgate_matches_all_cached(const struct fsgate_match *matches,
+			       unsigned int n);
 int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 		  const struct path *path, struct fsgate_obj *inode_obj);
 

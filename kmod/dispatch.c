@@ -18,6 +18,7 @@
 #include "dispatch.h"
 #include "cache.h"
 #include "chain.h"
+#include "consensus.h"
 #include "event.h"
 #include "fid.h"
 #include "filter.h"
@@ -78,8 +79,10 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
 	 * when it went through that mount.
 	 */
 	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore) &&
-	    fsgate_sub_through(sub, path))
+	    fsgate_sub_through(sub, path)) {
 		WRITE_ONCE(sub->ignore, 0);
+		fsgate_interest_changed();
+	}
 	/* A changed file is decided anew. */
 	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) &&
 	    type == FSNOTIFY_ITER_TYPE_INODE)
@@ -228,13 +231,16 @@ static u32 fsgate_match_report(const struct fsgate_match *m, u32 mask,
 
 /*
  * Resolve @matches to the groups that are told or asked, each with a
- * reference; returns how many are left at the front of @matches.
+ * reference; returns how many are left at the front of @matches, and
+ * sets *@left_out if a group the event is for was left out (its mutes,
+ * FSGATE_EXCLUDE_SELF or filter).
  */
 static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 					   unsigned int n, u32 mask,
 					   const struct path *path,
 					   struct inode *inode,
-					   const struct inode *dir)
+					   const struct inode *dir,
+					   bool *left_out)
 {
 	struct fsgate_facts facts = {};
 	struct fsgate_match *m;
@@ -244,12 +250,17 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 	for (i = 0; i < n; i++) {
 		m = &matches[i];
 		m->report = fsgate_match_report(m, mask, path, dir);
-		if (!m->report || !fsgate_group_hears_current(m->group, &facts) ||
-		    !refcount_inc_not_zero(&m->group->ref))
+		if (!m->report)
 			continue;
+		if (!fsgate_group_hears_current(m->group, &facts) ||
+		    !refcount_inc_not_zero(&m->group->ref)) {
+			*left_out = true;
+			continue;
+		}
 		/* Referenced first: the filter reads the group's owner. */
 		if (!fsgate_match_filter(m, mask, inode)) {
 			fsgate_group_put(m->group);
+			*left_out = true;
 			continue;
 		}
 		matches[told++] = *m;
@@ -319,9 +330,17 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 	struct fsgate_match stack[FSGATE_MATCH_STACK] __uninitialized;
 	struct fsgate_match *matches = stack;
 	unsigned int i, n, max = FSGATE_MATCH_STACK;
-	bool partial = false;
+	bool partial = false, left_out = false;
+	u64 gen = 0;
 	int ret = 0;
 
+	if (mask & FSGATE_PERM_EVENTS) {
+		if (fsgate_consensus_allows(fsgate_inode_obj(iter), mask, path,
+					    fsnotify_iter_parent_mark(iter)))
+			return 0;
+		/* Before the subs are read: see consensus.c. */
+		gen = fsgate_interest_read();
+	}
 	/* Before fsgate_see() drops cached verdicts: see fsgate_snap_current(). */
 	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) && inode)
 		fsgate_cache_changed(inode);
@@ -343,7 +362,8 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 			matches = stack;
 		partial = matches == stack;
 	}
-	n = fsgate_matches_resolve(matches, n, mask, path, inode, dir);
+	n = fsgate_matches_resolve(matches, n, mask, path, inode, dir,
+				   &left_out);
 	rcu_read_unlock();
 
 	if (mask & FSGATE_PERM_EVENTS) {
@@ -354,6 +374,12 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 		else if (n)
 			ret = fsgate_decide(matches, n, path,
 					    fsgate_inode_obj(iter));
+		if (!ret && !partial && !left_out &&
+		    fsgate_matches_all_cached(matches, n))
+			fsgate_consensus_store(fsgate_inode_obj(iter), matches,
+					       n, mask, path,
+					       fsnotify_iter_parent_mark(iter),
+					       gen);
 	} else {
 		fsgate_matches_queue(matches, n, path, data, data_type, dir,
 				     name);

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
 
+#include "cache.h"
 #include "compat.h"
 #include "filter.h"
 #include "group.h"
@@ -207,6 +208,8 @@ static void fsgate_filter_publish(struct fsgate_group *group,
 	mutex_lock(&fsgate_filter_mutex);
 	old = rcu_replace_pointer(group->filter, filter,
 				  lockdep_is_held(&fsgate_filter_mutex));
+	/* Whom an access asks depends on it: see consensus.c. */
+	fsgate_interest_changed();
 	mutex_unlock(&fsgate_filter_mutex);
 	if (old)
 		call_rcu(&old->rcu, fsgate_filter_free_rcu);

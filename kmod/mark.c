@@ -55,6 +55,10 @@
  *	under fsgate_mark_mutex, freed with kfree_rcu().
  *   struct fsgate_cache: immutable once published in a sub; replaced and
  *	cleared with xchg(), freed with kfree_rcu() (cache.c).
+ *   struct fsgate_consensus: immutable once published in an inode's
+ *	object; replaced and cleared with xchg(), freed with kfree_rcu(),
+ *	cleared whenever a cached verdict on the file is dropped or
+ *	replaced, so the subs it names outlive it (consensus.c).
  *   struct fsgate_mutes, struct fsgate_filter_prog: immutable once
  *	published in a group, replaced whole, freed by an RCU callback
  *	(pids, the BPF program and a user namespace put there); module
@@ -277,6 +281,18 @@ static bool fsgate_sub_is_mark(const struct fsgate_sub *sub)
 	return sub->mask || sub->ignore;
 }
 
+/* kmalloc-128 on the stock kernels, whose spinlocks carry no debug state. */
+#if !IS_ENABLED(CONFIG_DEBUG_SPINLOCK) && !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC)
+static_assert(sizeof(struct fsgate_obj) <= 128);
+#endif
+
+/* Whether @change alters whom accesses ask: a consensus made before lapses. */
+static void fsgate_change_seen(const struct fsgate_change *change)
+{
+	if (change->mask || change->ignore || change->ignore_flags)
+		fsgate_interest_changed();
+}
+
 /* Whether @group may have one more mark. */
 static bool fsgate_marks_room(const struct fsgate_group *group)
 {
@@ -477,6 +493,8 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 		WRITE_ONCE(sub->ignore, sub->ignore & ~change->ignore);
 	else
 		sub->mask &= ~change->mask;
+	/* Less ignored is more asked. */
+	fsgate_interest_changed();
 	if (fsgate_sub_is_mark(sub))
 		return true;
 	/* As fanotify's mark would be, gone: a later mark starts afresh. */
@@ -531,6 +549,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 		return -ENOSPC;
 	}
 	fsgate_sub_apply(sub, change);
+	fsgate_change_seen(change);
 	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
 		sub->mask = saved.mask;
@@ -606,6 +625,7 @@ static int fsgate_sub_create(struct fsgate_group *group,
 			goto out_free_sub;
 	}
 	list_add_tail(&sub->group_node, &group->subs);
+	fsgate_change_seen(change);
 	if (fsgate_sub_is_mark(sub))
 		group->nr_marks++;
 	if (change->cache)
@@ -941,7 +961,12 @@ static void fsgate_freeing_mark(struct fsnotify_mark *fsn,
 
 static void fsgate_free_mark(struct fsnotify_mark *fsn)
 {
-	kfree(fsgate_obj_of(fsn));
+	struct fsgate_obj *obj = fsgate_obj_of(fsn);
+
+	/* Its subs' caches went first and cleared it (fsgate_cache_drop()). */
+	if (WARN_ON_ONCE(rcu_access_pointer(obj->consensus)))
+		kfree(unrcu_pointer(obj->consensus));
+	kfree(obj);
 	if (atomic_dec_and_test(&fsgate_live_marks))
 		wake_up(&fsgate_marks_freed);
 }

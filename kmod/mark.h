@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 struct fsgate_cache;
+struct fsgate_consensus;
 struct fsgate_group;
 struct fsgate_mark;
 struct fsgate_snap;
@@ -22,20 +23,26 @@ struct vfsmount;
  * @subs: struct fsgate_sub of every group with a mark on the object;
  *	RCU list, changed under fsgate_mark_mutex
  * @type: FSNOTIFY_OBJ_TYPE_INODE or FSNOTIFY_OBJ_TYPE_SB
- * @object: the inode or super_block, to add marks beside @fsn
  * @detaching: set under fsgate_mark_mutex once fsgate itself destroys @fsn
+ * @object: the inode or super_block, to add marks beside @fsn
  * @dead: entry in the list of destroyed objects whose last reference is
  *	dropped once fsgate_mark_mutex is released (mark.c)
+ * @consensus: on an inode, what every group its accesses ask allows from
+ *	its cache (consensus.c); replaced and cleared with xchg(), read
+ *	under RCU
  *
  * Freed by fsnotify's free_mark callback, after an SRCU grace period.
+ * @detaching shares a word with @type, so that an object stays in 128
+ * bytes on the stock kernels.
  */
 struct fsgate_obj {
 	struct fsnotify_mark fsn;
 	struct list_head subs;
 	unsigned int type;
-	void *object;
 	bool detaching;
+	void *object;
 	struct list_head dead;
+	struct fsgate_consensus __rcu *consensus;
 };
 
 /* The object whose fsnotify mark @fsn is; fsgate's group has no other. */

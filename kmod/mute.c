@@ -37,6 +37,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "cache.h"
 #include "group.h"
 #include "mute.h"
 #include "param.h"
@@ -253,6 +254,8 @@ static void fsgate_mutes_publish(struct fsgate_group *group,
 	lockdep_assert_held(&fsgate_mute_mutex);
 	old = rcu_replace_pointer(group->mutes, mutes,
 				  lockdep_is_held(&fsgate_mute_mutex));
+	/* Whom an access asks depends on it: see consensus.c. */
+	fsgate_interest_changed();
 	fsgate_mutes_free(old);
 }
 

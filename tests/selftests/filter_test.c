@@ -28,6 +28,8 @@
 #define WAIT_MS 5000	/* for events that must come */
 #define NONE_MS 300	/* for events that must not */
 
+#define DATA(field) offsetof(struct fsgate_filter_data, field)
+
 FIXTURE(filter) {
 	char dir[64];
 	char file[80];
@@ -405,6 +407,168 @@ TEST_F(filter, a_muted_uid_is_not_asked)
 	close(g);
 }
 
+/*
+ * A consensus: an access every group answered from its cache is allowed
+ * next time without matching the groups again. These check that it holds
+ * no longer than the groups' answers would.
+ */
+
+/* Open @path @n times in children, decided without asking @g. */
+static int quiet_opens(int g, const char *path, int n)
+{
+	while (n--)
+		if (!decided_quietly(g, path))
+			return 0;
+	return 1;
+}
+
+TEST_F(filter, a_consensus_counts_each_cached_answer_and_lapses_with_a_new_mark)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	int g = open_gate(self->dir), h;
+	pid_t pid;
+
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_TRUE(quiet_opens(g, self->file, 3));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(3, st.cached);
+	h = content_group(1000);
+	ASSERT_LE(0, h);
+	ASSERT_EQ(0, fsgate_mark(h, FSGATE_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD,
+				 self->file));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(h, WAIT_MS, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(h, ev.fd, FSGATE_ALLOW));
+	EXPECT_EQ(0, reap(pid));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(4, st.cached);
+	close(h);
+	close(g);
+}
+
+/* A group that mutes one process left it out: not a consensus for others. */
+TEST_F(filter, a_group_muting_one_uid_leaves_no_consensus_for_others)
+{
+	struct child a, b;
+	int g = open_gate(self->dir), h;
+
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
+	h = content_group(1000);
+	ASSERT_LE(0, h);
+	ASSERT_EQ(0, mute(h, FSGATE_MUTE_UID, 0, 4321, 0));
+	ASSERT_EQ(0, perm_mark(h, FAN_OPEN_PERM, self->dir));
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(0, child_start(&a, self->file, 4321, NULL, 0));
+		EXPECT_EQ(0, child_finish(&a));
+	}
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_FALSE(readable(h, NONE_MS));
+	ASSERT_EQ(0, child_start(&b, self->file, 4322, NULL, 0));
+	EXPECT_EQ(0, child_answered(_metadata, &b, h));
+	close(h);
+	close(g);
+}
+
+/* A filter may deny another process what it let this one be asked about. */
+TEST_F(filter, a_group_with_a_filter_leaves_no_consensus)
+{
+	static const struct sock_filter deny_uid[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, DATA(uid)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 4321, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_DENY | EACCES),
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK),
+	};
+	struct child a;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_set_filter(g, deny_uid, 4));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_TRUE(quiet_opens(g, self->file, 3));
+	ASSERT_EQ(0, child_start(&a, self->file, 4321, NULL, 0));
+	EXPECT_EQ(EACCES, child_finish(&a));
+	close(g);
+}
+
+/* A writer may change the file unseen: everyone who opens it is asked. */
+TEST_F(filter, a_consensus_does_not_hold_while_the_file_is_open_for_writing)
+{
+	struct fanotify_event_metadata ev;
+	int g = open_gate(self->dir), hold[2];
+	pid_t writer, pid;
+	char c;
+
+	ASSERT_LE(0, g);
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_TRUE(quiet_opens(g, self->file, 3));
+	ASSERT_EQ(0, pipe(hold));
+	writer = fork();
+	ASSERT_LE(0, writer);
+	if (!writer) {
+		int fd = open(self->file, O_WRONLY);
+
+		_exit(fd < 0 || read(hold[0], &c, 1) < 0);
+	}
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_ALLOW));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_ALLOW));
+	EXPECT_EQ(0, reap(pid));
+	ASSERT_EQ(1, write(hold[1], "x", 1));
+	EXPECT_EQ(0, reap(writer));
+	close(hold[0]);
+	close(hold[1]);
+	close(g);
+}
+
+/* A group gating opens of the files in @dir (a mark on the directory). */
+static int dir_gate(unsigned int priority, const char *dir)
+{
+	int g = content_group(priority);
+
+	if (g < 0 || fsgate_mark(g, FSGATE_MARK_ADD,
+				 FAN_OPEN_PERM | FAN_EVENT_ON_CHILD,
+				 AT_FDCWD, dir))
+		return -1;
+	return g;
+}
+
+/*
+ * Opened through its other name, under a directory another group
+ * watches, the file asks that group: a consensus made through one
+ * parent does not hold for another.
+ */
+TEST_F(filter, a_consensus_holds_for_one_parent_directory)
+{
+	struct fanotify_event_metadata ev;
+	char sub[96], other[112];
+	int g = dir_gate(2000, self->dir), h;
+	pid_t pid;
+
+	ASSERT_LE(0, g);
+	snprintf(sub, sizeof(sub), "%s/watched", self->dir);
+	snprintf(other, sizeof(other), "%s/link", sub);
+	ASSERT_EQ(0, mkdir(sub, 0755));
+	ASSERT_EQ(0, link(self->file, other));
+	h = dir_gate(1000, sub);
+	ASSERT_LE(0, h);
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
+	EXPECT_TRUE(quiet_opens(g, self->file, 3));
+	EXPECT_FALSE(readable(h, NONE_MS));
+	pid = spawn_open(other, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(h, WAIT_MS, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(h, ev.fd, FSGATE_ALLOW));
+	EXPECT_EQ(0, reap(pid));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	close(h);
+	close(g);
+}
+
 /* A cgroup v2 and the cgroups below it: a container. */
 TEST_F(filter, a_muted_cgroup_is_not_asked)
 {
@@ -665,8 +829,6 @@ TEST_F(filter, children_forked_just_before_are_asked)
 	}
 	close(g);
 }
-
-#define DATA(field) offsetof(struct fsgate_filter_data, field)
 
 /* Files under 64 bytes are allowed in the kernel, the rest asked. */
 static const struct sock_filter small_allowed[] = {

@@ -150,6 +150,37 @@ TEST_F(bind, a_mount_marks_ignore_mask_goes_with_writes_through_it)
 	close(g);
 }
 
+/*
+ * An access that every group's cache allowed is allowed quietly next time
+ * only through the same mount: a group marking the other mount is asked
+ * there, although its mark is older than the cached verdict.
+ */
+TEST_F(bind, a_consensus_of_cached_verdicts_holds_through_one_mount_only)
+{
+	struct fanotify_event_metadata ev;
+	int g = content_group(2000), h = content_group(1000);
+	pid_t pid;
+
+	ASSERT_LE(0, g);
+	ASSERT_LE(0, h);
+	ASSERT_EQ(0, fsgate_mark(h, FSGATE_MARK_ADD | FSGATE_MARK_MOUNT,
+				 FAN_OPEN_PERM, AT_FDCWD, self->bind));
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->orig));
+	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
+	/* The second open makes the consensus, the third uses it. */
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
+	EXPECT_FALSE(readable(g, 300));
+	EXPECT_FALSE(readable(h, 300));
+	pid = spawn_open(self->bfile, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(h, 5000, &ev));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(h, ev.fd, FSGATE_ALLOW));
+	EXPECT_EQ(0, reap(pid));
+	EXPECT_FALSE(readable(g, 300));
+	close(h);
+	close(g);
+}
+
 TEST_F(bind, removed_mount_mark_stops_its_events)
 {
 	int g = notif_group();
