@@ -79,7 +79,6 @@ struct user_namespace;
  * @pending_ids: @pending by event id, where answers by id find them
  * @pending_fds: @pending by fd number, once the reader installed one
  * @nr_perm: permission events on @queue or @pending
- * @perm_wq: processes wait here for the group's answers
  * @delivered: events read
  * @overflows: times the queue overflowed
  * @perm: permission event counters, as struct fsgate_stats names them
@@ -128,7 +127,6 @@ struct fsgate_group {
 	DECLARE_HASHTABLE(pending_ids, FSGATE_PENDING_HASH_BITS);
 	DECLARE_HASHTABLE(pending_fds, FSGATE_PENDING_HASH_BITS);
 	unsigned int nr_perm;
-	wait_queue_head_t perm_wq;
 
 	atomic64_t delivered;
 	atomic64_t overflows;

@@ -316,22 +316,11 @@ u32 fsgate_audit_response(u32 response)
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_audit_response);
 
 /*
- * The wake function of @perm's entry on its group's @perm_wq: a wake keyed
- * with an event wakes only the process waiting for it, so 1000 accesses
- * waiting on one group are not all woken by each answer; a wake without
- * a key (none is used today) would wake every waiter.
- */
-static int fsgate_perm_wake(struct wait_queue_entry *wait, unsigned int mode,
-			    int sync, void *key)
-{
-	if (key && key != container_of(wait, struct fsgate_perm, wait))
-		return 0;
-	return default_wake_function(wait, mode, sync, key);
-}
-
-/*
- * Resolve @perm with @verdict and wake its waiting process; caller holds
- * @queue_lock, @perm not DONE. The key is only compared, never followed.
+ * Resolve @perm with @verdict and wake its waiting process, that one
+ * alone, so 1000 accesses waiting on one group are not all woken by each
+ * answer, nor a list of them walked; caller holds @queue_lock, @perm not
+ * DONE. The waiter cannot be gone: before it returns it takes this lock
+ * to withdraw its events (fsgate_asking_end()).
  */
 static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 {
@@ -349,7 +338,8 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 	perm->verdict = verdict;
 	/* Pairs with the waiting process's lockless look at the state. */
 	smp_store_release(&perm->state, FSGATE_PERM_DONE);
-	__wake_up(&group->perm_wq, TASK_NORMAL, 0, perm);
+	/* Ordered after the store: pairs with set_current_state() there. */
+	wake_up_process(perm->waiter);
 }
 
 /* Too late to ask: the chain passed its ceiling; the timeout verdict. */
@@ -417,8 +407,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	fsgate_snap_take(&perm->snap, d_inode(path->dentry));
 	perm->cache_gen = READ_ONCE(group->cache_gen);
 	fsgate_perm_set_deadline(perm, asking);
-	init_waitqueue_entry(&perm->wait, current);
-	perm->wait.func = fsgate_perm_wake;
+	perm->waiter = current;
 
 	spin_lock(&group->queue_lock);
 	orphan = group->shutdown;
@@ -532,7 +521,7 @@ static unsigned int fsgate_asking_done(struct fsgate_asking *asking)
 /*
  * Sleep until another event of the tier is resolved (@done were when
  * last looked at), @next passes, or a fatal signal comes. Each event's
- * entry is on its group's @perm_wq, which every resolution wakes.
+ * resolution wakes its @waiter, this process (fsgate_perm_resolve()).
  */
 static void fsgate_asking_sleep(struct fsgate_asking *asking,
 				unsigned int done, unsigned long next,
@@ -549,14 +538,6 @@ static void fsgate_asking_sleep(struct fsgate_asking *asking,
 	__set_current_state(TASK_RUNNING);
 }
 
-static void fsgate_asking_listen(struct fsgate_asking *asking)
-{
-	struct fsgate_perm *perm;
-
-	for (perm = asking->first; perm; perm = perm->tier_next)
-		add_wait_queue(&perm->group->perm_wq, &perm->wait);
-}
-
 /*
  * Stop waiting for the tier: withdraw the events still unresolved (the
  * tier was denied, or the waiting process killed), counted as cancelled,
@@ -571,7 +552,6 @@ static void fsgate_asking_end(struct fsgate_asking *asking, int verdict)
 	for (perm = asking->first; perm; perm = next) {
 		next = perm->tier_next;
 		group = perm->group;
-		remove_wait_queue(&group->perm_wq, &perm->wait);
 		spin_lock(&group->queue_lock);
 		if (perm->state != FSGATE_PERM_DONE) {
 			fsgate_perm_resolve(perm, verdict);
@@ -614,7 +594,6 @@ int fsgate_asking_wait(struct fsgate_asking *asking, int verdict)
 	bool bounded;
 
 	might_sleep();
-	fsgate_asking_listen(asking);
 	while (!verdict) {
 		verdict = fsgate_asking_look(asking, &done, &left, &next,
 					     &bounded);

@@ -5,7 +5,6 @@
 #include <linux/kernel.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
-#include <linux/wait.h>
 #include <linux/fsgate.h>
 
 #include "cache.h"
@@ -15,6 +14,7 @@ struct files_struct;
 struct fsgate_group;
 struct path;
 struct pid;
+struct task_struct;
 
 /*
  * Where a permission event is; see struct fsgate_perm. QUEUED ->
@@ -58,8 +58,8 @@ enum fsgate_perm_state {
  * @cache_gen: the group's @cache_gen when it was asked: a flush since
  *	then keeps the answer out of the verdict cache
  * @tier_next: the next event of the same access and tier, in asking order
- * @wait: the waiting process's entry on the group's @perm_wq, woken
- *	by this event's resolution only (fsgate_perm_wake())
+ * @waiter: the accessing process, which waits for the answer; woken by
+ *	this event's resolution (fsgate_perm_resolve())
  * @audited: the answer asked for an audit record (%FSGATE_AUDIT), which
  *	the waiting process writes; set with %FSGATE_PERM_DONE
  * @audit_response: the record's resp (see fsgate_audit_response())
@@ -87,7 +87,7 @@ struct fsgate_perm {
 	struct fsgate_snap snap;
 	u64 cache_gen;
 	struct fsgate_perm *tier_next;
-	struct wait_queue_entry wait;
+	struct task_struct *waiter;
 	u32 audit_response;
 	struct fsgate_response_audit_rule audit_rule;
 };
