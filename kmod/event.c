@@ -205,6 +205,9 @@ static bool fsgate_event_merge_fid(struct fsgate_group *group, u32 mask,
  * while its inodes are certainly alive, so it is built before it can be
  * compared with those queued.
  */
+/* The record follows the event in one allocation: it must stay aligned. */
+static_assert(sizeof(struct fsgate_event) % __alignof__(struct fsgate_fid) == 0);
+
 static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 				 const struct fsgate_fid_src *src)
 {

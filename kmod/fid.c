@@ -202,7 +202,8 @@ static void fsgate_fid_decide(u32 group_flags, u32 mask, const void *data,
  *	new, both for a filesystem mark
  * @head: bytes of the caller's own struct, which the same allocation
  *	holds before the record (as fanotify allocates an event with its
- *	handles and name); a multiple of the record's alignment
+ *	handles and name); a multiple of the record's alignment, which
+ *	callers assert at compile time
  *
  * Context: process context, may sleep; charged to the caller's memory
  * cgroup (GFP_KERNEL_ACCOUNT).
@@ -221,9 +222,6 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 	size_t size = sizeof(*fid);
 	u16 off = 0;
 	void *block;
-
-	if (WARN_ON_ONCE(head % __alignof__(*fid)))
-		return NULL;
 
 	fsgate_fid_decide(group_flags, mask, data, data_type, dir, name,
 			  match_types, &w);
