@@ -164,22 +164,18 @@ static bool fsgate_snap_equal(const struct fsgate_snap *a,
 }
 
 /**
- * fsgate_snap_holds() - whether a file's attributes are as they were
- * @snap: from fsgate_snap_take()
+ * fsgate_snap_now() - what a file looks like, to compare with a snapshot
+ * @snap: filled in
  * @inode: the file
  *
- * The check a cached verdict passes before it is used: ctime, size and
- * i_version, not the change generation, which only guards storing one.
+ * As fsgate_snap_take(), without marking i_version read: for checking a
+ * cached verdict before it is used (fsgate_cache_allows()).
  *
  * Context: any.
- * Return: true if @inode's attributes match @snap.
  */
-bool fsgate_snap_holds(const struct fsgate_snap *snap, struct inode *inode)
+void fsgate_snap_now(struct fsgate_snap *snap, struct inode *inode)
 {
-	struct fsgate_snap now;
-
-	fsgate_snap_fill(&now, inode, false);
-	return fsgate_snap_equal(snap, &now);
+	fsgate_snap_fill(snap, inode, false);
 }
 
 /**
@@ -220,6 +216,7 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 					      int *deny_errno)
 {
 	struct fsgate_cache *cache = rcu_dereference(sub->cache);
+	struct fsgate_snap now;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	if (!cache || !((cache->allow | cache->deny) & mask))
@@ -230,7 +227,8 @@ static enum fsgate_cached fsgate_cache_lookup(struct fsgate_sub *sub,
 	 */
 	if (inode_is_open_for_write(inode))
 		return FSGATE_CACHED_NONE;
-	if (!fsgate_snap_holds(&cache->snap, inode)) {
+	fsgate_snap_now(&now, inode);
+	if (!fsgate_snap_equal(&cache->snap, &now)) {
 		fsgate_cache_drop(sub);
 		return FSGATE_CACHED_NONE;
 	}
@@ -362,7 +360,7 @@ void fsgate_cache_drop(struct fsgate_sub *sub)
  * fsgate_cache_allows() - whether a sub's cache allows an access
  * @sub: the sub, on the file's inode
  * @mask: the permission event
- * @snap: the file as it is
+ * @snap: the file as it is (fsgate_snap_now())
  *
  * Context: rcu_read_lock() held.
  * Return: true if @sub's cache allows @mask, made on @snap's attributes.

@@ -58,7 +58,6 @@ struct fsgate_cache {
  * @mnt_root: its root, compared as mount marks compare it
  * @parent: fsgate's mark on the parent that fsnotify reported, or NULL;
  *	only compared (marks watching children depend on it)
- * @snap: the file's attributes when it was made
  * @n: entries of @subs
  * @rcu: for kfree_rcu()
  * @subs: the subs on the file whose cached allows answered, one per group
@@ -66,6 +65,8 @@ struct fsgate_cache {
  * Kept in fsgate's object on the file's inode (consensus.c). Immutable
  * once published; cleared whenever one of the file's cached verdicts is
  * dropped or replaced (fsgate_consensus_clear()), so @subs outlive it.
+ * The file's snapshot is the one in each sub's cache entry: with one
+ * group, a consensus takes 64 bytes.
  */
 struct fsgate_consensus {
 	u32 mask;
@@ -74,7 +75,6 @@ struct fsgate_consensus {
 	const struct vfsmount *mnt;
 	const struct dentry *mnt_root;
 	const void *parent;
-	struct fsgate_snap snap;
 	struct rcu_head rcu;
 	struct fsgate_sub *subs[];
 };
@@ -105,7 +105,7 @@ static inline u64 fsgate_interest_read(void)
 void fsgate_interest_changed(void);
 void fsgate_consensus_clear(struct fsgate_obj *obj);
 void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode);
-bool fsgate_snap_holds(const struct fsgate_snap *snap, struct inode *inode);
+void fsgate_snap_now(struct fsgate_snap *snap, struct inode *inode);
 bool fsgate_cache_allows(struct fsgate_sub *sub, u32 mask,
 			 const struct fsgate_snap *snap);
 bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode);

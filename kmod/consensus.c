@@ -23,7 +23,7 @@
  *   verdicts is dropped or replaced (fsgate_consensus_clear(): the file
  *   changed, the cache was flushed or evicted, the sub went). A use checks
  *   what a cached verdict's use checks: the file is not open for writing
- *   and its ctime, size and i_version are as they were.
+ *   and its ctime, size and i_version are as each group's entry has them.
  *
  * Locking: a consensus is immutable once published. It is replaced and
  * cleared with xchg() and freed with kfree_rcu(); lookups run under
@@ -48,17 +48,33 @@
 /* Most groups a consensus holds; more ask through the chain. */
 #define FSGATE_CONSENSUS_MAX	4
 
+/* Whether every sub of @c still allows its access from its cache. */
+static bool fsgate_consensus_holds(const struct fsgate_consensus *c,
+				   const struct fsgate_snap *now)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!fsgate_cache_allows(c->subs[i], c->mask & FSGATE_PERM_EVENTS,
+					 now))
+			return false;
+	return true;
+}
+
 /* Whether @c was made for @mask on @obj's file through @path and @parent. */
 static bool fsgate_consensus_fits(const struct fsgate_consensus *c,
 				  struct fsgate_obj *obj, u32 mask,
 				  const struct path *path, const void *parent)
 {
 	struct inode *inode = obj->object;
+	struct fsgate_snap now;
 
-	return c->mask == mask && c->gen == fsgate_interest_read() &&
-	       c->mnt == path->mnt && c->mnt_root == path->mnt->mnt_root &&
-	       c->parent == parent && !inode_is_open_for_write(inode) &&
-	       fsgate_snap_holds(&c->snap, inode);
+	if (c->mask != mask || c->gen != fsgate_interest_read() ||
+	    c->mnt != path->mnt || c->mnt_root != path->mnt->mnt_root ||
+	    c->parent != parent || inode_is_open_for_write(inode))
+		return false;
+	fsgate_snap_now(&now, inode);
+	return fsgate_consensus_holds(c, &now);
 }
 
 /**
@@ -116,23 +132,11 @@ static struct fsgate_sub *fsgate_consensus_sub(struct fsgate_obj *obj,
 	return NULL;
 }
 
-/* Whether every sub of @c still allows its access from its cache. */
-static bool fsgate_consensus_holds(const struct fsgate_consensus *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->n; i++)
-		if (!fsgate_cache_allows(c->subs[i], c->mask & FSGATE_PERM_EVENTS,
-					 &c->snap))
-			return false;
-	return true;
-}
-
 /* Fill @c's subs from @matches; returns whether each group's cache allows. */
 static bool fsgate_consensus_fill(struct fsgate_consensus *c,
 				  struct fsgate_obj *obj,
 				  const struct fsgate_match *matches,
-				  unsigned int n)
+				  unsigned int n, const struct fsgate_snap *now)
 {
 	unsigned int i;
 
@@ -143,7 +147,7 @@ static bool fsgate_consensus_fill(struct fsgate_consensus *c,
 			return false;
 		c->subs[i] = fsgate_consensus_sub(obj, matches[i].group,
 						  c->mask & FSGATE_PERM_EVENTS,
-						  &c->snap);
+						  now);
 		if (!c->subs[i])
 			return false;
 	}
@@ -176,6 +180,7 @@ void fsgate_consensus_store(struct fsgate_obj *obj,
 			    const void *parent, u64 gen)
 {
 	struct fsgate_consensus *c, *old;
+	struct fsgate_snap now;
 	struct mem_cgroup *memcg;
 	struct inode *inode;
 
@@ -192,10 +197,10 @@ void fsgate_consensus_store(struct fsgate_obj *obj,
 	c->mnt = path->mnt;
 	c->mnt_root = path->mnt->mnt_root;
 	c->parent = parent;
-	fsgate_snap_take(&c->snap, inode);
+	fsgate_snap_now(&now, inode);
 	rcu_read_lock();
 	if (inode_is_open_for_write(inode) ||
-	    !fsgate_consensus_fill(c, obj, matches, n)) {
+	    !fsgate_consensus_fill(c, obj, matches, n, &now)) {
 		rcu_read_unlock();
 		kfree(c);
 		return;
@@ -204,7 +209,7 @@ void fsgate_consensus_store(struct fsgate_obj *obj,
 	if (old)
 		kfree_rcu(old, rcu);
 	/* A verdict dropped before the dropper could see @c: take it back. */
-	if (!fsgate_consensus_holds(c) &&
+	if (!fsgate_consensus_holds(c, &now) &&
 	    cmpxchg(&obj->consensus, RCU_INITIALIZER(c), NULL) ==
 	    RCU_INITIALIZER(c))
 		kfree_rcu(c, rcu);
