@@ -142,5 +142,8 @@ int slab_snapshot(struct slab_snap *s);
  */
 long slab_delta(const struct slab_snap *a, const struct slab_snap *b,
 		char *top, size_t len);
+/* Bytes the one cache @name grew from @a to @b. */
+long slab_growth(const struct slab_snap *a, const struct slab_snap *b,
+		 const char *name);
 
 #endif /* FSBENCH_H */

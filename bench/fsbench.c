@@ -9,12 +9,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fsgate.h>
@@ -27,7 +31,7 @@
 static const char usage[] =
 "Usage: fsbench create DIR COUNT SIZE\n"
 "       fsbench run [OPTION]... CASE DIR\n"
-"       fsbench queue fanotify|fsgate DIR COUNT\n"
+"       fsbench queue|pending|cached fanotify|fsgate DIR COUNT\n"
 "       fsbench time [OPTION]... CASE BYTES COMMAND\n"
 "       fsbench header\n"
 "create makes COUNT files of SIZE bytes named f000000... in DIR.\n"
@@ -36,7 +40,9 @@ static const char usage[] =
 "access loop over the files in DIR and prints one CSV row: the median\n"
 "accesses per second, the slowest and fastest pass, open() latency\n"
 "percentiles over all timed passes (ns), and what the groups saw.\n"
-"queue measures the kernel memory of COUNT queued open events.\n"
+"queue measures the kernel memory of COUNT queued open events, pending\n"
+"of COUNT permission events waiting at once for an answer, cached of\n"
+"COUNT files' cached verdicts (fanotify: ignore marks).\n"
 "time runs the shell COMMAND once and prints a row of BYTES per second\n"
 "(MB/s) in the ops column; -f gives the row's file count.\n"
 "\n"
@@ -482,6 +488,19 @@ static int create_files(const char *dir, long count, long size)
 	return 0;
 }
 
+/* A memory row: @delta slab bytes over @count of @what. */
+static void memory_row(const char *dir, const char *name, long delta,
+		       long count, const char *what, const char *top)
+{
+	struct options o = { .fs = dir, .files = count };
+	char note[NOTE_LEN], bytes[32];
+
+	snprintf(bytes, sizeof(bytes), "%.1f", (double)delta / count);
+	snprintf(note, sizeof(note), "%ld %s; slab growth: %s", count, what,
+		 top);
+	print_row(&o, name, ",,", ",,", NULL, bytes, note);
+}
+
 /*
  * Kernel memory of @count queued events: a group with no reader, one
  * open of each of @count files (distinct files, so nothing merges).
@@ -491,8 +510,7 @@ static int queue_memory(const char *api, const char *dir, long count)
 	static struct slab_snap before, after;
 	/* Small reads: see serve() in watch.c. */
 	static char buf[4096] __attribute__((aligned(8)));
-	struct options o = { .fs = dir, .files = count };
-	char name[BENCH_NAME_LEN], top[128], note[NOTE_LEN], bytes[32];
+	char name[BENCH_NAME_LEN], top[128];
 	bool fan = !strcmp(api, "fanotify");
 	int g, dirfd, fd;
 	long i, queued = 0, delta;
@@ -534,13 +552,183 @@ static int queue_memory(const char *api, const char *dir, long count)
 	}
 	if (!queued)
 		errx(1, "%s: no event was queued", api);
-	snprintf(bytes, sizeof(bytes), "%.1f", (double)delta / queued);
-	snprintf(note, sizeof(note), "%ld events queued; slab growth: %s",
-		 queued, top);
-	o.files = queued;
-	print_row(&o, fan ? "fan-queue" : "fsg-queue", ",,", ",,", NULL, bytes,
-		  note);
+	memory_row(dir, fan ? "fan-queue" : "fsg-queue", delta, queued,
+		   "events queued", top);
 	close(dirfd);
+	close(g);
+	return 0;
+}
+
+/*
+ * A content group with a filesystem mark for FAN_OPEN_PERM on @dir's
+ * filesystem, in-tree fanotify's or fsgate's, with no timeout of its own
+ * to end a wait early.
+ */
+static int memory_perm_group(bool fan, const char *dir)
+{
+	int g = fan ? fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC |
+				    FAN_UNLIMITED_QUEUE, O_RDONLY | O_LARGEFILE) :
+		      fsgate_init(FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+				  FSGATE_UNLIMITED_QUEUE, O_RDONLY,
+				  FSGATE_PRIORITY_DEFAULT);
+
+	if (g < 0)
+		err(1, "%s permission group", fan ? "fanotify" : "fsgate");
+	if ((fan ? fanotify_mark(g, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				 FAN_OPEN_PERM, AT_FDCWD, dir) :
+		   fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+			       FAN_OPEN_PERM, AT_FDCWD, dir)) < 0)
+		err(1, "%s permission mark", fan ? "fanotify" : "fsgate");
+	return g;
+}
+
+/*
+ * Answer what one read of @g returns, allowing; @cache: fsgate's
+ * FSGATE_CACHE, or for fanotify an ignore mark on each file first, as
+ * case g. does. Returns the events answered.
+ */
+static long memory_answer(int g, bool fan, bool cache)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	const struct fanotify_event_metadata *ev = (void *)buf;
+	struct fanotify_response res;
+	ssize_t len = read(g, buf, sizeof(buf));
+	long n = 0;
+
+	for (; len > 0 && FAN_EVENT_OK(ev, len); ev = FAN_EVENT_NEXT(ev, len)) {
+		if (ev->fd < 0)
+			continue;
+		if (cache && fan &&
+		    fanotify_mark(g, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK |
+				  FAN_MARK_IGNORED_SURV_MODIFY, FAN_OPEN_PERM,
+				  ev->fd, NULL))
+			err(1, "fanotify ignore mark");
+		res.fd = ev->fd;
+		res.response = FAN_ALLOW | (cache && !fan ? FSGATE_CACHE : 0);
+		if (write(g, &res, sizeof(res)) != sizeof(res))
+			err(1, "answer");
+		close(ev->fd);
+		n++;
+	}
+	return n;
+}
+
+/* Wait for @pid, answering @g meanwhile; @cache as for memory_answer(). */
+static void memory_serve_until(int g, bool fan, bool cache, pid_t pid)
+{
+	struct pollfd p = { .fd = g, .events = POLLIN };
+	int status;
+
+	while (waitpid(pid, &status, WNOHANG) == 0)
+		if (poll(&p, 1, 100) > 0)
+			memory_answer(g, fan, cache);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		errx(1, "the accessing process failed");
+}
+
+/* Bytes of the events queued on @g, as FIONREAD counts them. */
+static int memory_queued_bytes(int g)
+{
+	int bytes = 0;
+
+	if (ioctl(g, FIONREAD, &bytes))
+		err(1, "FIONREAD");
+	return bytes;
+}
+
+/*
+ * Kernel memory of @count permission events pending at once: @count
+ * processes, each blocked on a pipe until all are forked, open a file
+ * of their own and wait for the group, which reads nothing until every
+ * event is queued. What each process holds for its open alike on both
+ * sides (its path buffer, names_cache, and its struct file, filp) is
+ * left out; the slab growth in the note shows it.
+ */
+static int pending_memory(const char *api, const char *dir, long count)
+{
+	static struct slab_snap before, after;
+	char path[PATH_MAX], name[BENCH_NAME_LEN], top[128];
+	bool fan = !strcmp(api, "fanotify");
+	int g = memory_perm_group(fan, dir), go[2], fd, status;
+	long i, answered = 0, delta;
+	pid_t pid;
+
+	if (pipe(go))
+		err(1, "pipe");
+	for (i = 0; i < count; i++) {
+		pid = fork();
+		if (pid < 0)
+			err(1, "fork");
+		if (!pid) {
+			close(go[1]);
+			if (read(go[0], name, 1) != 0)
+				_exit(1);
+			bench_name(name, i);
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			fd = open(path, O_RDONLY);
+			_exit(fd < 0);
+		}
+	}
+	close(go[0]);
+	slab_snapshot(&before);
+	close(go[1]);
+	while (memory_queued_bytes(g) < count * (int)FAN_EVENT_METADATA_LEN)
+		usleep(10000);
+	slab_snapshot(&after);
+	/* Each process's path buffer and struct file: alike on both sides. */
+	delta = slab_delta(&before, &after, top, sizeof(top)) -
+		slab_growth(&before, &after, "names_cache") -
+		slab_growth(&before, &after, "filp");
+	while (answered < count)
+		answered += memory_answer(g, fan, false);
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			errx(1, "an accessing process failed");
+	memory_row(dir, fan ? "fan-pending" : "fsg-pending", delta, count,
+		   "permission events pending", top);
+	close(g);
+	return 0;
+}
+
+/*
+ * Kernel memory of @count files' cached verdicts: one process opens each
+ * file twice, the group allowing the first open with FSGATE_CACHE
+ * (fsgate) or with an ignore mark on the file (fanotify, as case g.);
+ * the second is answered from there (for fsgate, it also leaves the
+ * consensus of the file's cached verdicts).
+ */
+static int cached_memory(const char *api, const char *dir, long count)
+{
+	static struct slab_snap before, after;
+	char path[PATH_MAX], name[BENCH_NAME_LEN], top[128];
+	bool fan = !strcmp(api, "fanotify");
+	int g = memory_perm_group(fan, dir), fd;
+	long i, pass, delta;
+	pid_t pid;
+
+	slab_snapshot(&before);
+	pid = fork();
+	if (pid < 0)
+		err(1, "fork");
+	if (!pid) {
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < count; i++) {
+				bench_name(name, i);
+				snprintf(path, sizeof(path), "%s/%s", dir, name);
+				fd = open(path, O_RDONLY);
+				if (fd < 0)
+					_exit(1);
+				close(fd);
+			}
+		_exit(0);
+	}
+	memory_serve_until(g, fan, true, pid);
+	/* Replaced entries go after an RCU grace period. */
+	sleep(1);
+	slab_snapshot(&after);
+	delta = slab_delta(&before, &after, top, sizeof(top));
+	memory_row(dir, fan ? "fan-cached" : "fsg-cached", delta, count,
+		   "files with cached verdicts", top);
 	close(g);
 	return 0;
 }
@@ -642,6 +830,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(cmd, "queue"))
 		return queue_memory(argv[1], argv[2], number(argv[3]));
+	if (argc == 4 && !strcmp(cmd, "pending"))
+		return pending_memory(argv[1], argv[2], number(argv[3]));
+	if (argc == 4 && !strcmp(cmd, "cached"))
+		return cached_memory(argv[1], argv[2], number(argv[3]));
 	if (argc == 3 && !strcmp(cmd, "run") && o.files && o.reps) {
 		if (!o.fs)
 			o.fs = argv[2];

@@ -39,6 +39,10 @@ BEGIN {
 	label["fsg-marks"] = "fsgate inode marks: %s"
 	label["fan-queue"] = "fanotify queued event"
 	label["fsg-queue"] = "fsgate queued event"
+	label["fan-pending"] = "fanotify pending permission event"
+	label["fsg-pending"] = "fsgate pending permission event"
+	label["fan-cached"] = "fanotify ignore mark of a file"
+	label["fsg-cached"] = "fsgate cached verdict of a file"
 	# fsgate case -> the fanotify case it is compared with
 	peer["fsg-notif"] = "fan-notif"
 	peer["fsg-perm"] = "fan-perm"
@@ -48,6 +52,8 @@ BEGIN {
 	peer["fsg-tier"] = "fan-groups"
 	peer["fsg-marks"] = "fan-marks"
 	peer["fsg-queue"] = "fan-queue"
+	peer["fsg-pending"] = "fan-pending"
+	peer["fsg-cached"] = "fan-cached"
 	# k. and l. against e., where fanotify asks userspace for each
 	# access; m. against the same fsgate case without the record
 	peer["fsg-muted"] = "fan-perm"

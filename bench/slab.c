@@ -41,6 +41,12 @@ static long bytes_of(const struct slab_snap *s, const char *name)
 	return 0;
 }
 
+long slab_growth(const struct slab_snap *a, const struct slab_snap *b,
+		 const char *name)
+{
+	return bytes_of(b, name) - bytes_of(a, name);
+}
+
 long slab_delta(const struct slab_snap *a, const struct slab_snap *b,
 		char *top, size_t len)
 {
