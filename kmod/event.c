@@ -13,8 +13,6 @@
  * module is at the top of mark.c.
  */
 #include <linux/fanotify.h>
-#include <linux/hash.h>
-#include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -175,53 +173,31 @@ out_unlock:
 	kfree(event);
 }
 
-/* The key of a FID-mode event in its group's @fid_merge. */
-static u32 fsgate_fid_merge_key(const struct fsgate_fid *fid, struct pid *pid)
-{
-	return fid->hash ^ hash_ptr(pid, 32);
-}
-
-/* The event whose record @fid is: they are one allocation. */
-static struct fsgate_event *fsgate_event_of_fid(struct fsgate_fid *fid)
-{
-	return (void *)fid - sizeof(struct fsgate_event);
-}
-
 /*
- * As fanotify_merge(): a FID-mode event merges into a queued event of the
- * same process that it equals (fsgate_fid_mergeable()), found among at
- * most FSGATE_FID_MERGE_MAX of its hash bucket, newest first.
+ * As fanotify_merge(): a FID-mode event merges into any of the last
+ * FSGATE_FID_MERGE_MAX queued events of the same process that it equals
+ * (fsgate_fid_mergeable()), not only the last one.
  */
 static bool fsgate_event_merge_fid(struct fsgate_group *group, u32 mask,
 				   const struct fsgate_fid *fid,
 				   struct pid *pid)
 {
 	struct fsgate_event *old;
-	struct fsgate_fid *queued;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&group->queue_lock);
-	hash_for_each_possible(group->fid_merge, queued, merge,
-			       fsgate_fid_merge_key(fid, pid)) {
+	list_for_each_entry_reverse(old, &group->queue, node) {
+		if (old == &group->overflow || !old->fid)
+			continue;
 		if (++n > FSGATE_FID_MERGE_MAX)
 			break;
-		old = fsgate_event_of_fid(queued);
 		if (old->pid == pid &&
-		    fsgate_fid_mergeable(old->mask, queued, mask, fid)) {
+		    fsgate_fid_mergeable(old->mask, old->fid, mask, fid)) {
 			old->mask |= mask;
 			return true;
 		}
 	}
 	return false;
-}
-
-/* Under @queue_lock: @event, a FID-mode one, may be merged into now. */
-static void fsgate_event_hash_fid(struct fsgate_group *group,
-				  struct fsgate_event *event)
-{
-	lockdep_assert_held(&group->queue_lock);
-	hash_add(group->fid_merge, &event->fid->merge,
-		 fsgate_fid_merge_key(event->fid, event->pid));
 }
 
 /*
@@ -247,7 +223,7 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 			       src->dir, src->name, &src->fsid, src->types,
 			       sizeof(*event));
 	if (fid)
-		event = fsgate_event_of_fid(fid);
+		event = (void *)fid - sizeof(*event);
 	if (fid && (group->flags & FSGATE_REPORT_PROC))
 		proc = fsgate_proc_take();
 	fsgate_group_uncharge(old);
@@ -264,7 +240,6 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 	event->fid = fid;
 	event->proc = proc;
 	proc = NULL;
-	fsgate_event_hash_fid(group, event);
 	fsgate_event_enqueue(group, event);
 	event = NULL;
 out_unlock:
@@ -357,9 +332,6 @@ struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 	}
 	list_del_init(&event->node);
 	group->queued--;
-	/* Being read: nothing merges into it any more. */
-	if (event->fid)
-		hash_del(&event->fid->merge);
 	if (event == &group->overflow)
 		group->overflow_queued = false;
 	else if (fsgate_is_perm(event))
@@ -399,8 +371,6 @@ void fsgate_event_unread(struct fsgate_group *group, struct fsgate_event *event)
 	if (back && !perm) {
 		list_add(&event->node, &group->queue);
 		group->queued++;
-		if (event->fid)
-			fsgate_event_hash_fid(group, event);
 	}
 	spin_unlock(&group->queue_lock);
 	if (back)
@@ -485,8 +455,6 @@ void fsgate_event_flush(struct fsgate_group *group)
 	group->shutdown = true;
 	orphans = fsgate_perm_orphan(group);
 	list_splice_init(&group->queue, &dropped);
-	/* Nothing merges after @shutdown: the dropped events leave it empty. */
-	hash_init(group->fid_merge);
 	group->queued = 0;
 	group->overflow_queued = false;
 	spin_unlock(&group->queue_lock);

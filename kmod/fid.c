@@ -20,7 +20,6 @@
 #include <linux/fanotify.h>
 #include <linux/fs.h>
 #include <linux/fsnotify_backend.h>
-#include <linux/jhash.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/statfs.h>
@@ -188,26 +187,6 @@ static void fsgate_fid_decide(u32 group_flags, u32 mask, const void *data,
 	}
 }
 
-/*
- * What fsgate_fid_mergeable() compares, hashed: fsid, each handle's type
- * and bytes, the names. Handles are hashed slot by slot, not as @buf,
- * which holds unwritten bytes where a handle could not be encoded.
- */
-static u32 fsgate_fid_hash(const struct fsgate_fid *fid)
-{
-	u32 hash = jhash_2words(fid->fsid.val[0], fid->fsid.val[1],
-				fid->name_event);
-	const struct fsgate_fh *fh;
-	unsigned int i;
-
-	for (i = 0; i < FSGATE_FH_SLOTS; i++) {
-		fh = &fid->fh[i];
-		hash = jhash(fid->buf + fh->off, fh->len, hash ^ fh->type);
-	}
-	hash = jhash(fid->buf + fid->name_off, fid->name_len, hash);
-	return jhash(fid->buf + fid->name2_off, fid->name2_len, hash);
-}
-
 /**
  * fsgate_fid_alloc() - take what a FID-mode group is told of an event
  * @group_flags: FSGATE_* flags of the group
@@ -271,8 +250,6 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 	fid->name2_len = w.name2 ? w.name2->len : 0;
 	if (w.name2)
 		memcpy(fid->buf + off, w.name2->name, fid->name2_len);
-	fid->hash = fsgate_fid_hash(fid);
-	INIT_HLIST_NODE(&fid->merge);
 	return fid;
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_fid_alloc);

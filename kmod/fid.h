@@ -2,7 +2,6 @@
 #ifndef _FSGATE_FID_H
 #define _FSGATE_FID_H
 
-#include <linux/list.h>
 #include <linux/statfs.h>
 #include <linux/types.h>
 
@@ -40,9 +39,6 @@ struct fsgate_fh {
  * @name_off: see @name_len
  * @name2_len: bytes of FAN_RENAME's new name, at @name2_off of @buf
  * @name2_off: see @name2_len
- * @hash: of fsid, handles and names: equal for events that may merge
- * @merge: entry in the group's @fid_merge while queued, under its
- *	@queue_lock (event.c)
  * @buf: handles (4-byte aligned), then names, not NUL-terminated
  *
  * Records are laid out at read time (fsgate_fid_fill()), since their
@@ -56,12 +52,10 @@ struct fsgate_fid {
 	u16 name_off;
 	u16 name2_len;
 	u16 name2_off;
-	u32 hash;
-	struct hlist_node merge;
 	u8 buf[] __aligned(4);
 };
 
-/* fanotify merges an event with one of at most this many of its bucket. */
+/* fanotify merges an event with one of at most this many queued before it. */
 #define FSGATE_FID_MERGE_MAX	128
 
 u32 fsgate_fid_event_mask(u32 group_flags, u32 event, u32 marks, u32 ignore,

@@ -291,7 +291,6 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	INIT_LIST_HEAD(&group->pending);
 	hash_init(group->pending_ids);
 	hash_init(group->pending_fds);
-	hash_init(group->fid_merge);
 	/* kzalloc() zeroed the counters. */
 	return group;
 }

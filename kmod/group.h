@@ -33,8 +33,6 @@ struct user_namespace;
  * the whole pending list.
  */
 #define FSGATE_PENDING_HASH_BITS	6
-/* Buckets of queued FID-mode events to merge into, as fanotify's 128. */
-#define FSGATE_FID_MERGE_BITS		7
 
 /**
  * struct fsgate_group - one listener group, owned by its group fd
@@ -69,8 +67,7 @@ struct user_namespace;
  *	group's verdict cache; an answer to an event asked under an older
  *	value is not cached (mark.c)
  * @queue_lock: protects @queue, @queued, @overflow_queued, @shutdown,
- *	@pending, @pending_ids, @pending_fds, @fid_merge, @nr_perm and the
- *	state of
+ *	@pending, @pending_ids, @pending_fds, @nr_perm and the state of
  *	every permission event of the group (perm.c)
  * @queue: struct fsgate_event waiting to be read, permission events too
  * @queued: entries of @queue
@@ -81,8 +78,6 @@ struct user_namespace;
  * @pending: permission events read and not yet answered
  * @pending_ids: @pending by event id, where answers by id find them
  * @pending_fds: @pending by fd number, once the reader installed one
- * @fid_merge: a FID-mode group's queued events by the hash of what they
- *	report and their process, where a new event finds one to merge into
  * @nr_perm: permission events on @queue or @pending
  * @delivered: events read
  * @overflows: times the queue overflowed
@@ -131,7 +126,6 @@ struct fsgate_group {
 	struct list_head pending;
 	DECLARE_HASHTABLE(pending_ids, FSGATE_PENDING_HASH_BITS);
 	DECLARE_HASHTABLE(pending_fds, FSGATE_PENDING_HASH_BITS);
-	DECLARE_HASHTABLE(fid_merge, FSGATE_FID_MERGE_BITS);
 	unsigned int nr_perm;
 
 	atomic64_t delivered;

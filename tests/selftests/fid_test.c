@@ -417,32 +417,6 @@ TEST_F(fid, dirent_events_name_entries_and_merge)
 		"MOVED_TO|DELETE DFID_NAME(w,g)\n");
 }
 
-/*
- * fanotify finds the event to merge into in a hash bucket, not among the
- * last events queued: a name created, then 300 others, then the name
- * deleted, is one event (wherever it is, as long as its bucket holds no
- * more than 128 before it).
- */
-TEST_F(fid, a_name_merges_past_hundreds_of_queued_events)
-{
-	char rel[16];
-	int i;
-
-	mkdir_at(_metadata, self, "w");
-	remember(_metadata, self, "w", NULL);
-	groups(_metadata, self, FAN_REPORT_DFID_NAME);
-	mark_both(_metadata, self, 0, FAN_CREATE | FAN_DELETE, "w");
-	create_at(_metadata, self, "w/x");
-	for (i = 0; i < 300; i++) {
-		snprintf(rel, sizeof(rel), "w/f%03d", i);
-		create_at(_metadata, self, rel);
-	}
-	ASSERT_EQ(0, unlink(at(self, "w/x")));
-	compare(_metadata, self, NULL);
-	EXPECT_EQ(0, strncmp(self->g_out, "CREATE|DELETE DFID_NAME(w,x)\n", 29))
-		TH_LOG("fsgate:\n%.200s", self->g_out);
-}
-
 /* Without FAN_ONDIR a directory's entries are not told. */
 TEST_F(fid, directories_need_ondir)
 {
