@@ -494,38 +494,6 @@ TEST_F(filter, a_group_with_a_filter_leaves_no_consensus)
 	close(g);
 }
 
-/* A writer may change the file unseen: everyone who opens it is asked. */
-TEST_F(filter, a_consensus_does_not_hold_while_the_file_is_open_for_writing)
-{
-	struct fanotify_event_metadata ev;
-	int g = open_gate(self->dir), hold[2];
-	pid_t writer, pid;
-	char c;
-
-	ASSERT_LE(0, g);
-	EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW | FSGATE_CACHE));
-	EXPECT_TRUE(quiet_opens(g, self->file, 3));
-	ASSERT_EQ(0, pipe(hold));
-	writer = fork();
-	ASSERT_LE(0, writer);
-	if (!writer) {
-		int fd = open(self->file, O_WRONLY);
-
-		_exit(fd < 0 || read(hold[0], &c, 1) < 0);
-	}
-	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
-	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_ALLOW));
-	pid = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
-	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_ALLOW));
-	EXPECT_EQ(0, reap(pid));
-	ASSERT_EQ(1, write(hold[1], "x", 1));
-	EXPECT_EQ(0, reap(writer));
-	close(hold[0]);
-	close(hold[1]);
-	close(g);
-}
-
 /* A group gating opens of the files in @dir (a mark on the directory). */
 static int dir_gate(unsigned int priority, const char *dir)
 {
