@@ -73,12 +73,6 @@ static int open_watch(const char *dir)
 	return g;
 }
 
-/* Whether an open of @path by a child is decided without asking @g. */
-static int decided_quietly(int g, const char *path)
-{
-	return reap(spawn_open(path, O_RDONLY, 0)) == 0 && !readable(g, NONE_MS);
-}
-
 TEST_F(filter, a_flushed_clean_verdict_is_asked_again)
 {
 	struct fsgate_stats st;
@@ -412,15 +406,6 @@ TEST_F(filter, a_muted_uid_is_not_asked)
  * next time without matching the groups again. These check that it holds
  * no longer than the groups' answers would.
  */
-
-/* Open @path @n times in children, decided without asking @g. */
-static int quiet_opens(int g, const char *path, int n)
-{
-	while (n--)
-		if (!decided_quietly(g, path))
-			return 0;
-	return 1;
-}
 
 TEST_F(filter, a_consensus_counts_each_cached_answer_and_lapses_with_a_new_mark)
 {

@@ -12,6 +12,8 @@
 
 #include "perm_util.h"
 
+#define QUIET_MS 300	/* for events that must not come */
+
 int perm_group(unsigned int class, unsigned int priority, unsigned int timeout_ms,
 	       unsigned int timeout_verdict, unsigned int orphan_verdict)
 {
@@ -78,6 +80,20 @@ int readable(int g, int timeout_ms)
 	struct pollfd p = { .fd = g, .events = POLLIN };
 
 	return poll(&p, 1, timeout_ms) == 1;
+}
+
+int decided_quietly(int g, const char *path)
+{
+	return reap(spawn_open(path, O_RDONLY, 0)) == 0 &&
+	       !readable(g, QUIET_MS);
+}
+
+int quiet_opens(int g, const char *path, int n)
+{
+	while (n--)
+		if (!decided_quietly(g, path))
+			return 0;
+	return 1;
 }
 
 int next_event(int g, int timeout_ms, struct fanotify_event_metadata *ev)

@@ -59,6 +59,14 @@ int answer(int g, int fd, uint32_t response);
 /* Whether @g has an event to read within @timeout_ms. */
 int readable(int g, int timeout_ms);
 
+/* Whether an open of @path by a child is decided without asking @g:
+ * it opens, and no event comes within 300 ms. */
+int decided_quietly(int g, const char *path);
+
+/* Open @path @n times in children, each decided without asking @g.
+ * Return: 1 if all were, else 0. */
+int quiet_opens(int g, const char *path, int n);
+
 /* Open @path in a child while @g answers its event (within 5 s) with
  * @response. Return: the child's errno (0: it opened), or -1 if no event
  * came or the answer was refused (the child is killed then). */
