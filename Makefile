@@ -442,7 +442,7 @@ userspace: $(B)/bench/fsbench
 $(B)/bench/fsbench: $(BENCH_SRCS) bench/bench.h $(B)/lib/libfsgate.a \
 		     lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $(BENCH_SRCS) $(B)/lib/libfsgate.a
+	$(CC) $(USER_CFLAGS) -Ilib/include -o $@ $(BENCH_SRCS) $(B)/lib/libfsgate.a -lpthread
 
 bench:
 	scripts/deps $(BENCH_KERNELS)

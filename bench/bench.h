@@ -39,6 +39,8 @@ enum watch_api { API_INOTIFY, API_FANOTIFY, API_FSGATE };
  * @filter_tenth: fsgate only: a classic BPF filter (FSGATE_IOC_SET_FILTER)
  *	allows the files whose inode number is not a multiple of 10 in
  *	the kernel and asks the group about the rest
+ * @threads: threads of the watcher process that read and answer the
+ *	group's events (a multi-threaded daemon); 1 for the process alone
  */
 struct watch_group {
 	enum watch_api api;
@@ -52,9 +54,11 @@ struct watch_group {
 	bool ignore_after_first;
 	int mute_pid;
 	bool filter_tenth;
+	int threads;
 };
 
 #define WATCH_MAX_GROUPS 16
+#define WATCH_MAX_THREADS 16
 
 /**
  * struct watch - the running watcher processes of a case
@@ -114,6 +118,18 @@ enum loop_kind { LOOP_OPEN, LOOP_READ, LOOP_CREATE };
  */
 double loop_pass(int dirfd, const char (*names)[BENCH_NAME_LEN], long nnames,
 		 long count, enum loop_kind kind, uint64_t *lat);
+
+/*
+ * loop_pass() split over @nproc accessor processes, each with its own
+ * slice of the @count accesses (all of them the one file when @nnames is
+ * 1), started together once all are ready. Returns the accesses per
+ * second of all of them, from the start to the last one's end, or -1
+ * with errno set.
+ */
+#define LOOP_MAX_ACCESSORS 16
+double loop_pass_parallel(int dirfd, const char (*names)[BENCH_NAME_LEN],
+			  long nnames, long count, enum loop_kind kind,
+			  uint64_t *lat, int nproc);
 
 /* CLOCK_MONOTONIC in ns: under -icount, executed instructions. */
 uint64_t now_ns(void);

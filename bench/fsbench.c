@@ -60,6 +60,10 @@ static const char usage[] =
 "                    the events it handled\n"
 "  -1, --first       also print a row of the untimed first pass\n"
 "                    (loop \"first\"), e.g. a scanner's first scans\n"
+"  -j, --accessors N split each pass over N processes started together\n"
+"                    (default 1); the row's loop becomes LOOP-NxT\n"
+"  -t, --threads T   each group's events are read and answered by T\n"
+"                    threads of its watcher process (default 1)\n"
 "  -h, --help        show this help and exit\n"
 "\n"
 "CASE: none, inotify, fan-notif, fsg-notif, fan-perm, fsg-perm,\n"
@@ -77,6 +81,8 @@ void bench_name(char *buf, long i)
 	snprintf(buf, BENCH_NAME_LEN, "f%06ld", i);
 }
 
+static const char *const loops[] = { "open", "read", "create" };
+
 struct options {
 	long files;
 	int reps;
@@ -87,7 +93,10 @@ struct options {
 	const char *exec;
 	const char *log;
 	bool first;
+	int accessors;
+	int threads;
 	const char *loop;	/* the row's loop label, if not the loop's */
+	char loop_label[32];	/* LOOP-NxT of -j and -t */
 };
 
 /*
@@ -250,8 +259,6 @@ static void print_row(const struct options *o, const char *name,
 		      const char *ops, const char *lat, const struct watch *w,
 		      const char *bytes, const char *note)
 {
-	static const char *const loops[] = { "open", "read", "create" };
-
 	printf("%s,%s,%s,%ld,%d,%s,%s,%ld,%ld,%s,%s\n", o->fs,
 	       o->loop ? o->loop : o->one ? "one" : loops[o->kind], name,
 	       o->files, o->reps, ops,
@@ -293,8 +300,15 @@ static int measure(const struct options *o, int dirfd, double *ops,
 	for (r = -1; r < o->reps; r++) {
 		double *v = r < 0 ? first : &ops[r];
 
-		*v = loop_pass(dirfd, (const void *)names, n, o->files, o->kind,
-			       lat + (r < 0 ? o->reps : r) * o->files);
+		uint64_t *l = lat + (r < 0 ? o->reps : r) * o->files;
+
+		if (o->accessors > 1)
+			*v = loop_pass_parallel(dirfd, (const void *)names, n,
+						o->files, o->kind, l,
+						o->accessors);
+		else
+			*v = loop_pass(dirfd, (const void *)names, n, o->files,
+				       o->kind, l);
 		if (*v < 0) {
 			free(names);
 			return -1;
@@ -352,13 +366,15 @@ static int run_case(const struct options *o, const char *name, const char *dir)
 	double *ops = calloc(o->reps, sizeof(*ops)), med, first;
 	uint64_t *lat = calloc(nlat + o->files, sizeof(*lat));
 	struct watch w;
-	int n, dirfd, ret = 1, started, tool = 0;
+	int n, i, dirfd, ret = 1, started, tool = 0;
 	/* Scaling cases: each group its own responder, as K daemons. */
 	bool per_group = strchr(name, ':') && !strstr(name, "marks");
 
 	n = case_groups(name, dir, o, g);
 	if (n < 0)
 		errx(2, "unknown case '%s' (see --help)", name);
+	for (i = 0; i < n; i++)
+		g[i].threads = o->threads;
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (!ops || !lat || dirfd < 0)
 		err(1, "%s", dir);
@@ -743,6 +759,16 @@ static long number(const char *s)
 	return v;
 }
 
+/* The number @s of option -@opt, 1 to @max. */
+static int count(const char *s, long max, int opt)
+{
+	long v = number(s);
+
+	if (v < 1 || v > max)
+		errx(2, "-%c takes 1 to %ld (see --help)", opt, max);
+	return (int)v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -754,10 +780,13 @@ int main(int argc, char **argv)
 		{ "exec", required_argument, NULL, 'x' },
 		{ "first", no_argument, NULL, '1' },
 		{ "log", required_argument, NULL, 'L' },
+		{ "accessors", required_argument, NULL, 'j' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { .files = 2000, .reps = 5, .kind = LOOP_OPEN };
+	struct options o = { .files = 2000, .reps = 5, .kind = LOOP_OPEN,
+			     .accessors = 1, .threads = 1 };
 	const char *cmd = argc > 1 ? argv[1] : "";
 	int opt;
 
@@ -768,7 +797,7 @@ int main(int argc, char **argv)
 	/* Options follow the command: skip it. */
 	argv++;
 	argc--;
-	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:x:L:1h", longopts,
+	while ((opt = getopt_long(argc, argv, "+f:r:l:s:o:x:L:1j:t:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -806,6 +835,12 @@ int main(int argc, char **argv)
 		case 'L':
 			o.log = optarg;
 			break;
+		case 'j':
+			o.accessors = count(optarg, LOOP_MAX_ACCESSORS, opt);
+			break;
+		case 't':
+			o.threads = count(optarg, WATCH_MAX_THREADS, opt);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -837,6 +872,12 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(cmd, "run") && o.files && o.reps) {
 		if (!o.fs)
 			o.fs = argv[2];
+		if (o.accessors > 1 || o.threads > 1) {
+			snprintf(o.loop_label, sizeof(o.loop_label), "%s-%dx%d",
+				 o.one ? "one" : loops[o.kind], o.accessors,
+				 o.threads);
+			o.loop = o.loop_label;
+		}
 		return run_case(&o, argv[1], argv[2]);
 	}
 	fprintf(stderr, "see fsbench --help\n");

@@ -2,7 +2,9 @@
 /*
  * The listener groups of a case live in a child process, as they would
  * in a real scanner or monitor: the benchmarked loop pays for waking it,
- * for its reads and for its answers, and nothing else. The child tells
+ * for its reads and for its answers, and nothing else. With
+ * watch_group.threads, several threads of it read and answer, as a
+ * multi-threaded daemon's workers. The child tells
  * its parent on a pipe when every mark is in place ("ok" or "na" with a
  * reason, or "err"), serves its groups until SIGTERM, then writes what it
  * read.
@@ -11,6 +13,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,12 +29,18 @@
 
 #include "bench.h"
 
-static volatile sig_atomic_t stopping;
+/* Written by SIGTERM's handler: every serving thread polls its read end. */
+static int stop_pipe[2] = { -1, -1 };
 
 static void on_term(int sig)
 {
+	char c = 0;
+	int saved = errno;
+
 	(void)sig;
-	stopping = 1;
+	if (write(stop_pipe[1], &c, 1) < 0)
+		_exit(3);
+	errno = saved;
 }
 
 /* Mark @path, or the first g->inode_marks files in it, for group @fd. */
@@ -163,28 +172,41 @@ static void count_inotify(char *buf, ssize_t len, long *events, long *overflows)
 	}
 }
 
-/*
- * SIGTERM is blocked except inside ppoll(), so that a stop that comes
- * between the test of @stopping and the wait cannot be lost.
+/**
+ * struct server - what the serving threads of a watcher share
+ * @fds: the group fds, non-blocking: threads race for their events
+ * @groups: the groups
+ * @n: how many
+ * @events: events one thread read, filled when it ends
+ * @overflows: the overflow records among them
  */
-static void serve(const int *fds, const struct watch_group *groups, int n,
-		  int status, const sigset_t *unblocked)
+struct server {
+	const int *fds;
+	const struct watch_group *groups;
+	int n;
+	long events;
+	long overflows;
+};
+
+/* One serving thread: read and answer until SIGTERM. */
+static void *serve(void *arg)
 {
 	/*
 	 * A read opens an fd per event: 4 KiB holds 170 records, well
 	 * under the fd limit, past which fanotify drops the event it
 	 * could not open an fd for.
 	 */
-	static char buf[4096] __attribute__((aligned(8)));
-	struct pollfd pfd[WATCH_MAX_GROUPS];
-	long events = 0, overflows = 0;
+	char buf[4096] __attribute__((aligned(8)));
+	struct server *s = arg;
+	struct pollfd pfd[WATCH_MAX_GROUPS + 1];
 	ssize_t len;
-	int i;
+	int i, n = s->n;
 
 	for (i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	while (!stopping) {
-		if (ppoll(pfd, n, NULL, unblocked) < 0) {
+		pfd[i] = (struct pollfd){ .fd = s->fds[i], .events = POLLIN };
+	pfd[n] = (struct pollfd){ .fd = stop_pipe[0], .events = POLLIN };
+	while (!(pfd[n].revents & POLLIN)) {
+		if (poll(pfd, n + 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			_exit(3);
@@ -192,15 +214,47 @@ static void serve(const int *fds, const struct watch_group *groups, int n,
 		for (i = 0; i < n; i++) {
 			if (!(pfd[i].revents & POLLIN))
 				continue;
-			len = read(fds[i], buf, sizeof(buf));
+			/* Another thread may have taken them: EAGAIN. */
+			len = read(s->fds[i], buf, sizeof(buf));
 			if (len <= 0)
 				continue;
-			if (groups[i].api == API_INOTIFY)
-				count_inotify(buf, len, &events, &overflows);
+			if (s->groups[i].api == API_INOTIFY)
+				count_inotify(buf, len, &s->events,
+					      &s->overflows);
 			else
-				serve_events(fds[i], &groups[i], buf, len,
-					     &events, &overflows);
+				serve_events(s->fds[i], &s->groups[i], buf, len,
+					     &s->events, &s->overflows);
 		}
+	}
+	return NULL;
+}
+
+/*
+ * Serve with the groups' threads (the first group's count: the groups
+ * of one process are one daemon), then write the counters to @status.
+ */
+static void serve_all(const int *fds, const struct watch_group *groups,
+		      int n, int status)
+{
+	struct server s[WATCH_MAX_THREADS];
+	pthread_t tid[WATCH_MAX_THREADS];
+	int nthreads = groups[0].threads > 1 ? groups[0].threads : 1, i;
+	long events = 0, overflows = 0;
+
+	for (i = 0; i < n; i++)
+		if (fcntl(fds[i], F_SETFL, O_NONBLOCK) < 0)
+			_exit(3);
+	for (i = 0; i < nthreads; i++) {
+		s[i] = (struct server){ .fds = fds, .groups = groups, .n = n };
+		if (i && pthread_create(&tid[i], NULL, serve, &s[i]))
+			_exit(3);
+	}
+	serve(&s[0]);
+	for (i = 0; i < nthreads; i++) {
+		if (i)
+			pthread_join(tid[i], NULL);
+		events += s[i].events;
+		overflows += s[i].overflows;
 	}
 	dprintf(status, "%ld %ld\n", events, overflows);
 	_exit(0);
@@ -212,14 +266,12 @@ static void child(const struct watch_group *groups, int n, int status)
 	static struct slab_snap before, after;
 	struct sigaction sa = { .sa_handler = on_term };
 	int fds[WATCH_MAX_GROUPS], i;
-	sigset_t term, unblocked;
 	char top[128];
 	long bytes;
 
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigprocmask(SIG_BLOCK, &term, &unblocked);
-	sigaction(SIGTERM, &sa, NULL);
+	/* A stop that comes before the serving starts is kept in the pipe. */
+	if (pipe2(stop_pipe, O_CLOEXEC) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
+		_exit(1);
 	slab_snapshot(&before);
 	for (i = 0; i < n; i++) {
 		fds[i] = make_group(&groups[i]);
@@ -242,7 +294,7 @@ static void child(const struct watch_group *groups, int n, int status)
 	slab_snapshot(&after);
 	bytes = slab_delta(&before, &after, top, sizeof(top));
 	dprintf(status, "ok %ld %s\n", bytes, top);
-	serve(fds, groups, n, status, &unblocked);
+	serve_all(fds, groups, n, status);
 }
 
 /* Read one line from @fd, byte by byte so nothing past it is consumed. */
