@@ -59,8 +59,8 @@ double loop_pass(int dirfd, const char (*names)[BENCH_NAME_LEN], long nnames,
 }
 
 /*
- * Accessor @j of @nproc: its share of the pass, in a child. It says it
- * is ready on @ready, waits for the parent to close @go's write end,
+ * One accessor's share of the pass, accesses @lo to @hi, in a child. It
+ * says it is ready on @ready, waits for the parent to close @go's write end,
  * runs and exits 0 or 1.
  */
 static void accessor(int dirfd, const char (*names)[BENCH_NAME_LEN],

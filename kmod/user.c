@@ -218,11 +218,6 @@ static size_t fsgate_event_info(struct fsgate_group *group,
 }
 
 /*
- * Copy one event out, with a new fd for its file; return its length, or
- * -ENOMEM when the room for its FID records cannot be had (the event is
- * put back, as for -EFAULT).
- */
-/*
  * Copy the first @len bytes of @out to @buf; nonzero if not all went.
  * The common event, the metadata alone, goes with a size the compiler
  * knows: hardened usercopy checks the stack object of a copy of variable
@@ -238,6 +233,11 @@ static unsigned long fsgate_event_out_copy(char __user *buf,
 	return copy_to_user(buf, out, len);
 }
 
+/*
+ * Copy one event out, with a new fd for its file; return its length, or
+ * -ENOMEM when the room for its FID records cannot be had (the event is
+ * put back, as for -EFAULT).
+ */
 static ssize_t fsgate_event_copy(struct fsgate_group *group,
 				 struct fsgate_event *event, char __user *buf)
 {
