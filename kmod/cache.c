@@ -134,12 +134,9 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_cache_allowed);
 static void fsgate_snap_fill(struct fsgate_snap *snap, struct inode *inode,
 			     bool query)
 {
-	snap->ctime = inode_get_ctime(inode);
-	snap->size = i_size_read(inode);
-	snap->iversion = 0;
-	if (IS_I_VERSION(inode))
-		snap->iversion = query ? inode_query_iversion(inode) :
-					 inode_peek_iversion(inode);
+	fsgate_snap_now(snap, inode);
+	if (query && IS_I_VERSION(inode))
+		snap->iversion = inode_query_iversion(inode);
 	snap->gen = atomic_read(fsgate_change_slot(inode));
 }
 
@@ -155,28 +152,6 @@ void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode)
 	fsgate_snap_fill(snap, inode, true);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_snap_take);
-
-static bool fsgate_snap_equal(const struct fsgate_snap *a,
-			      const struct fsgate_snap *b)
-{
-	return timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size &&
-	       a->iversion == b->iversion;
-}
-
-/**
- * fsgate_snap_now() - what a file looks like, to compare with a snapshot
- * @snap: filled in
- * @inode: the file
- *
- * As fsgate_snap_take(), without marking i_version read: for checking a
- * cached verdict before it is used (fsgate_cache_allows()).
- *
- * Context: any.
- */
-void fsgate_snap_now(struct fsgate_snap *snap, struct inode *inode)
-{
-	fsgate_snap_fill(snap, inode, false);
-}
 
 /**
  * fsgate_snap_current() - whether a file is still as a group saw it

@@ -3,6 +3,8 @@
 #define _FSGATE_CACHE_H
 
 #include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/iversion.h>
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -102,10 +104,38 @@ static inline u64 fsgate_interest_read(void)
 	return atomic64_read_acquire(&fsgate_interest_gen);
 }
 
+/**
+ * fsgate_snap_now() - what a file looks like, to compare with a snapshot
+ * @snap: filled in
+ * @inode: the file
+ *
+ * As fsgate_snap_take(), without marking i_version read and without the
+ * change generation, which fsgate_snap_equal() does not compare: for
+ * checking a cached verdict before it is used. Inline, as it runs on
+ * every access a consensus allows (consensus.c).
+ *
+ * Context: any.
+ */
+static inline void fsgate_snap_now(struct fsgate_snap *snap,
+				   struct inode *inode)
+{
+	snap->ctime = inode_get_ctime(inode);
+	snap->size = i_size_read(inode);
+	snap->iversion = IS_I_VERSION(inode) ? inode_peek_iversion(inode) : 0;
+	snap->gen = 0;
+}
+
+/* Whether @a and @b are the same file contents, as far as fsgate can tell. */
+static inline bool fsgate_snap_equal(const struct fsgate_snap *a,
+				     const struct fsgate_snap *b)
+{
+	return timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size &&
+	       a->iversion == b->iversion;
+}
+
 void fsgate_interest_changed(void);
 void fsgate_consensus_clear(struct fsgate_obj *obj);
 void fsgate_snap_take(struct fsgate_snap *snap, struct inode *inode);
-void fsgate_snap_now(struct fsgate_snap *snap, struct inode *inode);
 bool fsgate_cache_allows(struct fsgate_sub *sub, u32 mask,
 			 const struct fsgate_snap *snap);
 bool fsgate_snap_current(const struct fsgate_snap *snap, struct inode *inode);
