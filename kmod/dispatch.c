@@ -28,6 +28,8 @@
 
 /* Groups matched on the stack before falling back to an allocation. */
 #define FSGATE_MATCH_STACK	16
+/* Counts and collections fsgate_dispatch_matched() tries past the stack. */
+#define FSGATE_COLLECT_TRIES	3
 
 static struct fsgate_match *fsgate_match_slot(struct fsgate_match *matches,
 					      unsigned int *n, unsigned int max,
@@ -78,11 +80,10 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
 	 * As fanotify: modification clears ignore masks, a mount mark's only
 	 * when it went through that mount.
 	 */
-	if ((mask & FS_MODIFY) && !sub->surv_modify && READ_ONCE(sub->ignore) &&
-	    fsgate_sub_through(sub, path)) {
-		WRITE_ONCE(sub->ignore, 0);
+	if ((mask & FS_MODIFY) && !sub->surv_modify &&
+	    atomic_read(&sub->ignore) && fsgate_sub_through(sub, path) &&
+	    atomic_xchg(&sub->ignore, 0))
 		fsgate_interest_changed();
-	}
 	/* A changed file is decided anew. */
 	if ((mask & (FS_MODIFY | FS_CLOSE_WRITE)) &&
 	    type == FSNOTIFY_ITER_TYPE_INODE)
@@ -130,7 +131,8 @@ static unsigned int fsgate_count(struct fsnotify_iter_info *iter,
 /*
  * Collect, for every group with subs that apply to an event on @path, the
  * union of its marks and ignore masks; returns how many groups, at most
- * @max (then some may be missing). As fanotify, a mark without FAN_ONDIR
+ * @max. @full is set if a group found no slot left (then some are
+ * missing), cleared otherwise. As fanotify, a mark without FAN_ONDIR
  * adds nothing to a directory's event (@mask has FS_ISDIR), whatever the
  * group's other marks ask, nor one without FAN_EVENT_ON_CHILD to a
  * child's; ignore masks apply as fsgate_sub_ignored() says.
@@ -138,7 +140,7 @@ static unsigned int fsgate_count(struct fsnotify_iter_info *iter,
 static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 				   const struct path *path, u32 mask,
 				   struct fsgate_match *matches,
-				   unsigned int max)
+				   unsigned int max, bool *full)
 {
 	struct fsnotify_mark *fsn;
 	struct fsgate_match *m;
@@ -147,13 +149,16 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 	int type;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	*full = false;
 	fsnotify_foreach_iter_mark_type(iter, fsn, type)
 		list_for_each_entry_rcu(sub, &fsgate_obj_of(fsn)->subs, obj_node) {
 			if (!fsgate_sub_applies(sub, type, path))
 				continue;
 			m = fsgate_match_slot(matches, &n, max, sub->group);
-			if (!m)
+			if (!m) {
+				*full = true;
 				return n;
+			}
 			if ((!(mask & FS_ISDIR) || (sub->mask & FAN_ONDIR)) &&
 			    (type != FSNOTIFY_ITER_TYPE_PARENT ||
 			     (sub->mask & FS_EVENT_ON_CHILD))) {
@@ -317,9 +322,9 @@ static noinline int fsgate_dispatch_matched(u32 mask, const void *data,
 	 * each slot it hands out, and only those are read.
 	 */
 	struct fsgate_match stack[FSGATE_MATCH_STACK] __uninitialized;
-	struct fsgate_match *matches = stack;
-	unsigned int i, n, max = FSGATE_MATCH_STACK;
-	bool partial = false, left_out = false;
+	struct fsgate_match *matches = stack, *heap = NULL;
+	unsigned int i, n, max, tries;
+	bool partial, left_out = false;
 	int ret = 0;
 
 	/* Before fsgate_see() drops cached verdicts: see fsgate_snap_current(). */
@@ -332,16 +337,28 @@ static noinline int fsgate_dispatch_matched(u32 mask, const void *data,
 	 * are told to FID-mode groups only (fsgate_match_report()); path
 	 * events go on as before.
 	 */
-	n = fsgate_collect(iter, path, mask, matches, max);
-	if (n == max) {
-		/* Many groups: count them all, then do it again on the heap. */
+	n = fsgate_collect(iter, path, mask, stack, FSGATE_MATCH_STACK,
+			   &partial);
+	/*
+	 * Many groups: count them all, then collect again on the heap. A
+	 * sub added in between (RCU lists grow under a reader) can leave a
+	 * group without a slot again: count anew, a few times, then give
+	 * up as when there is no memory, never asking fewer groups than
+	 * match (the stack's matches, all full, serve notifications).
+	 */
+	for (tries = 0; partial && tries < FSGATE_COLLECT_TRIES; tries++) {
+		kfree(heap);
 		max = fsgate_count(iter, path);
-		matches = kmalloc_array(max, sizeof(*matches), GFP_ATOMIC);
-		if (matches)
-			n = fsgate_collect(iter, path, mask, matches, max);
-		else
-			matches = stack;
-		partial = matches == stack;
+		heap = kmalloc_array(max, sizeof(*heap), GFP_ATOMIC);
+		if (!heap)
+			break;
+		n = fsgate_collect(iter, path, mask, heap, max, &partial);
+	}
+	if (!partial && heap) {
+		matches = heap;
+	} else if (partial) {
+		kfree(heap);
+		n = FSGATE_MATCH_STACK;
 	}
 	n = fsgate_matches_resolve(matches, n, mask, path, inode, dir,
 				   &left_out);

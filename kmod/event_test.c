@@ -63,7 +63,7 @@ static void union_mask_ors_every_sub(struct kunit *test)
 static void union_mask_watches_modify_for_fragile_ignores(struct kunit *test)
 {
 	struct fsgate_obj obj = { .subs = LIST_HEAD_INIT(obj.subs) };
-	struct fsgate_sub a = { .ignore = FAN_OPEN };
+	struct fsgate_sub a = { .ignore = ATOMIC_INIT(FAN_OPEN) };
 
 	list_add_tail(&a.obj_node, &obj.subs);
 	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj), (u32)FS_MODIFY);
@@ -87,7 +87,7 @@ static void union_mask_watches_write_closes_for_permission_marks(struct kunit *t
 /* A legacy ignore mask: directories always, children with the mark. */
 static void legacy_ignore_applies_to_directories_and_watched_children(struct kunit *test)
 {
-	struct fsgate_sub a = { .ignore = FAN_OPEN };
+	struct fsgate_sub a = { .ignore = ATOMIC_INIT(FAN_OPEN) };
 
 	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
 						 FS_OPEN), (u32)FAN_OPEN);
@@ -105,7 +105,7 @@ static void legacy_ignore_applies_to_directories_and_watched_children(struct kun
 static void ignore_flags_choose_directories_and_children(struct kunit *test)
 {
 	struct fsgate_sub a = {
-		.ignore = FAN_OPEN, .ignore_flags = true,
+		.ignore = ATOMIC_INIT(FAN_OPEN), .ignore_flags = true,
 		.mask = FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD,
 	};
 
@@ -115,13 +115,13 @@ static void ignore_flags_choose_directories_and_children(struct kunit *test)
 						 FS_OPEN | FS_ISDIR), 0U);
 	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
 						 FS_OPEN), 0U);
-	a.ignore = FAN_OPEN | FAN_ONDIR;
+	atomic_set(&a.ignore, FAN_OPEN | FAN_ONDIR);
 	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_INODE,
 						 FS_OPEN | FS_ISDIR),
 			(u32)(FAN_OPEN | FAN_ONDIR));
 	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
 						 FS_OPEN | FS_ISDIR), 0U);
-	a.ignore = FAN_OPEN | FAN_EVENT_ON_CHILD;
+	atomic_set(&a.ignore, FAN_OPEN | FAN_EVENT_ON_CHILD);
 	a.mask = FAN_CLOSE_WRITE;
 	KUNIT_EXPECT_EQ(test, fsgate_sub_ignored(&a, FSNOTIFY_ITER_TYPE_PARENT,
 						 FS_OPEN),
@@ -133,17 +133,17 @@ static void union_mask_carries_ignores_of_children(struct kunit *test)
 {
 	struct fsgate_obj obj = { .subs = LIST_HEAD_INIT(obj.subs) };
 	struct fsgate_sub a = {
-		.ignore = FAN_OPEN | FAN_EVENT_ON_CHILD, .ignore_flags = true,
+		.ignore = ATOMIC_INIT(FAN_OPEN | FAN_EVENT_ON_CHILD), .ignore_flags = true,
 		.surv_modify = true,
 	};
 
 	list_add_tail(&a.obj_node, &obj.subs);
 	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj),
 			(u32)(FAN_OPEN | FAN_EVENT_ON_CHILD));
-	a.ignore = FAN_OPEN | FAN_ONDIR;
+	atomic_set(&a.ignore, FAN_OPEN | FAN_ONDIR);
 	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj), 0U);
 	a.ignore_flags = false;
-	a.ignore = FAN_OPEN;
+	atomic_set(&a.ignore, FAN_OPEN);
 	a.mask = FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD;
 	KUNIT_EXPECT_EQ(test, fsgate_obj_union_mask(&obj),
 			(u32)(FAN_OPEN | FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD));

@@ -228,7 +228,7 @@ u32 fsgate_obj_union_mask(const struct fsgate_obj *obj)
 	u32 mask = 0;
 
 	list_for_each_entry(sub, &obj->subs, obj_node) {
-		u32 ignore = READ_ONCE(sub->ignore);
+		u32 ignore = atomic_read(&sub->ignore);
 
 		mask |= sub->mask;
 		if (ignore && !sub->surv_modify)
@@ -278,7 +278,7 @@ static struct fsgate_sub *fsgate_sub_lookup(struct fsgate_group *group,
 /* Whether @sub is a mark of the group's, not only a holder of verdicts. */
 static bool fsgate_sub_is_mark(const struct fsgate_sub *sub)
 {
-	return sub->mask || sub->ignore;
+	return sub->mask || atomic_read(&sub->ignore);
 }
 
 /* kmalloc-128 on the stock kernels, whose spinlocks carry no debug state. */
@@ -458,7 +458,7 @@ static void fsgate_sub_apply(struct fsgate_sub *sub,
 	if (change->ignore_flags)
 		WRITE_ONCE(sub->ignore_flags, true);
 	if (change->ignore)
-		WRITE_ONCE(sub->ignore, sub->ignore | change->ignore);
+		atomic_or(change->ignore, &sub->ignore);
 	if (change->surv_modify)
 		sub->surv_modify = true;
 	if (change->cache)
@@ -490,7 +490,7 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
 	if (change->ignore)
-		WRITE_ONCE(sub->ignore, sub->ignore & ~change->ignore);
+		atomic_andnot(change->ignore, &sub->ignore);
 	else
 		sub->mask &= ~change->mask;
 	/* Less ignored is more asked. */
@@ -553,7 +553,9 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	ret = fsgate_obj_update_mask(sub->obj, true);
 	if (ret) {
 		sub->mask = saved.mask;
-		WRITE_ONCE(sub->ignore, saved.ignore);
+		/* Only the bits this change added: dispatch may have cleared all. */
+		atomic_andnot(change->ignore & ~atomic_read(&saved.ignore),
+			      &sub->ignore);
 		sub->surv_modify = saved.surv_modify;
 		WRITE_ONCE(sub->ignore_flags, saved.ignore_flags);
 		sub->evictable = saved.evictable;
@@ -691,7 +693,7 @@ int fsgate_sub_remove(struct fsgate_group *group,
 
 	lockdep_assert_held(&fsgate_mark_mutex);
 	/* A sub that only holds cached verdicts is no mark of the user's. */
-	if (sub && (sub->mask || sub->ignore)) {
+	if (sub && fsgate_sub_is_mark(sub)) {
 		if (fsgate_sub_clear(sub, change))
 			fsgate_obj_update_mask(obj, true);
 		else

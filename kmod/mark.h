@@ -64,7 +64,8 @@ static inline struct fsgate_obj *fsgate_obj_of(struct fsnotify_mark *fsn)
  * @mnt_root: root dentry of @mnt, compared too, so that a new mount that
  *	reuses a freed @mnt only matches if it shows the same tree
  * @mask: events and FAN_ONDIR / FAN_EVENT_ON_CHILD wanted
- * @ignore: events ignored; read and cleared locklessly (READ/WRITE_ONCE)
+ * @ignore: events ignored; atomic, since dispatch clears it without
+ *	fsgate_mark_mutex while mark requests add and remove bits under it
  * @surv_modify: @ignore survives modification of the file
  * @ignore_flags: FAN_ONDIR and FAN_EVENT_ON_CHILD in @ignore take effect
  *	(FSGATE_MARK_IGNORE; fanotify's FSNOTIFY_MARK_FLAG_HAS_IGNORE_FLAGS);
@@ -92,7 +93,7 @@ struct fsgate_sub {
 	const struct vfsmount *mnt;
 	const struct dentry *mnt_root;
 	u32 mask;
-	u32 ignore;
+	atomic_t ignore;
 	bool surv_modify;
 	bool ignore_flags;
 	bool evictable;
@@ -157,7 +158,7 @@ static inline bool fsgate_sub_ignores_children(const struct fsgate_sub *sub,
 static inline u32 fsgate_sub_ignored(const struct fsgate_sub *sub, int type,
 				     u32 event)
 {
-	u32 ignore = READ_ONCE(sub->ignore);
+	u32 ignore = atomic_read(&sub->ignore);
 
 	if (!ignore)
 		return 0;

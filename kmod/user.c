@@ -150,17 +150,78 @@ static int fsgate_event_get_fd(struct fsgate_group *group,
 	return fd;
 }
 
-/* Open the fd an event carries; it raises no events of its own. */
+/*
+ * May the reader have @path opened with @flags? An event's fd is opened
+ * in the reader's credentials without open(2)'s permission check, as
+ * fanotify's are: fine for a reader with CAP_SYS_ADMIN, which groups
+ * whose events carry fds are made with, but a process that inherited the
+ * group fd and dropped its privileges would get files it may not open.
+ * Such a reader gets only what open(2) would give it: DAC, ACLs and the
+ * LSMs decide, in its credentials. An O_PATH fd gives no access.
+ */
+static int fsgate_event_may_open(const struct path *path, int flags)
+{
+	int mask = MAY_OPEN;
+
+	if ((flags & O_PATH) || ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN))
+		return 0;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		mask |= MAY_READ;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		mask |= MAY_WRITE;
+	return path_permission(path, mask);
+}
+
+/*
+ * dentry_open() that never waits on a lease. An open breaks conflicting
+ * leases (a write lease for any open, a read lease too for one that
+ * writes) and waits lease-break-time (45 s by default) for the holder to
+ * let go; any local user can hold a lease on a file of its own, and the
+ * group's reader would stall that long, every access waiting on the
+ * group running into its timeout meanwhile. With O_NONBLOCK the break is
+ * started and break_lease() fails with -EWOULDBLOCK instead; the flag is
+ * taken off again unless the group asked for it.
+ */
+static struct file *fsgate_event_dentry_open(const struct path *path,
+					     int flags)
+{
+	struct file *file;
+
+	file = dentry_open(path, flags | O_NONBLOCK | __FMODE_NONOTIFY,
+			   current_cred());
+	if (IS_ERR(file) || (flags & O_NONBLOCK))
+		return file;
+	spin_lock(&file->f_lock);
+	file->f_flags &= ~O_NONBLOCK;
+	spin_unlock(&file->f_lock);
+	return file;
+}
+
+/*
+ * Open the fd an event carries; it raises no events of its own. A file
+ * that a lease keeps from being opened now is a permission event's
+ * unopened file (denied: the group cannot judge it), while a
+ * notification names it with an O_PATH fd, as a special file.
+ */
 static int fsgate_event_open_fd(struct fsgate_group *group,
 				struct fsgate_event *event, struct file **file)
 {
 	int flags = fsgate_event_f_flags(group, &event->path);
 	int fd = fsgate_event_get_fd(group, event, flags);
+	int err;
 
 	if (fd < 0)
 		return fd;
-	*file = dentry_open(&event->path, flags | __FMODE_NONOTIFY,
-			    current_cred());
+	err = fsgate_event_may_open(&event->path, flags);
+	if (err) {
+		put_unused_fd(fd);
+		return err;
+	}
+	*file = fsgate_event_dentry_open(&event->path, flags);
+	if (PTR_ERR_OR_ZERO(*file) == -EWOULDBLOCK && !fsgate_is_perm(event)) {
+		flags = O_PATH | (flags & O_CLOEXEC);
+		*file = fsgate_event_dentry_open(&event->path, flags);
+	}
 	if (IS_ERR(*file)) {
 		put_unused_fd(fd);
 		return PTR_ERR(*file);
@@ -927,7 +988,8 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  * or an object fanotify refuses to mark (see fsgate_mark_supported(),
  * which also gives -ENOTDIR and -EISDIR for ignore masks); -EEXIST for
  * an ignore mask the mark's earlier ones refuse (see fsgate_sub_add());
- * -EPERM for a mount or filesystem mark without CAP_SYS_ADMIN; -EBADF,
+ * -EPERM without CAP_SYS_ADMIN for a mount or filesystem mark, or to add
+ * any mark to a group whose events carry fds (no FID reporting); -EBADF,
  * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
  * other lookup errors for the object; -ENOENT to remove a mark that does
  * not exist; -ENOSPC past max_marks; -ENOMEM.
@@ -955,6 +1017,17 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	 * inherited by an unprivileged process.
 	 */
 	if (type != FSGATE_MARK_INODE && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	/*
+	 * Unlike fanotify: a group whose events carry fds (every group
+	 * without FID reporting, every permission group) gets no new mark
+	 * from a caller without CAP_SYS_ADMIN either. Such a holder could
+	 * otherwise aim the group at files it may not open, or make it
+	 * decide accesses of others; fsgate_event_may_open() is the check
+	 * for marks made before the holder dropped its privileges.
+	 */
+	if ((mark.flags & FSGATE_MARK_ADD) &&
+	    !(group->flags & FSGATE_REPORT_FID_BITS) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (mark.flags & FSGATE_MARK_FLUSH) {
 		nofs = fsgate_marks_lock();
@@ -1248,23 +1321,33 @@ static void fsgate_show_fhandle(struct seq_file *m, struct inode *inode)
 		seq_printf(m, "%02x", bytes[i]);
 }
 
-/* One mark as fanotify's fdinfo shows it. */
+/*
+ * One mark as fanotify's fdinfo shows it. An inode's line needs a
+ * reference for its handle (an inode being evicted must not be encoded:
+ * tmpfs would hash it again); it goes into @held, to be dropped once
+ * fsgate_mark_mutex is released, since the last iput() may evict the
+ * inode and eviction takes the mutex. Without room in @held, no line.
+ */
 static void fsgate_sub_show_fanotify(struct seq_file *m,
-				     const struct fsgate_sub *sub)
+				     const struct fsgate_sub *sub,
+				     struct inode **held, unsigned int *n_held,
+				     unsigned int room)
 {
-	u32 ignore = READ_ONCE(sub->ignore);
+	u32 ignore = atomic_read(&sub->ignore);
 	struct inode *inode;
 
 	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
+		if (*n_held == room)
+			return;
 		inode = igrab(sub->obj->object);
 		if (!inode)
 			return;
+		held[(*n_held)++] = inode;
 		seq_printf(m, "fanotify ino:%lx sdev:%x mflags:%x mask:%x ignored_mask:%x ",
 			   inode->i_ino, inode->i_sb->s_dev,
 			   fsgate_sub_mflags(sub), sub->mask, ignore);
 		fsgate_show_fhandle(m, inode);
 		seq_putc(m, '\n');
-		iput(inode);
 	} else if (sub->mnt) {
 		seq_printf(m, "fanotify mnt_id:%x mflags:%x mask:%x ignored_mask:%x\n",
 			   0, fsgate_sub_mflags(sub), sub->mask, ignore);
@@ -1295,7 +1378,7 @@ static void fsgate_sub_show_own(struct seq_file *m,
 	}
 	/* The object's union mask shows what the kernel reports. */
 	seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
-		   sub->mask, READ_ONCE(sub->ignore),
+		   sub->mask, atomic_read(&sub->ignore),
 		   READ_ONCE(sub->obj->fsn.mask));
 }
 
@@ -1307,18 +1390,28 @@ static void fsgate_sub_show_own(struct seq_file *m,
 static void fsgate_subs_show_fdinfo(struct seq_file *m,
 				    struct fsgate_group *group)
 {
+	unsigned int nofs, room = 0, n_held = 0;
+	struct inode **held;
 	struct fsgate_sub *sub;
-	unsigned int nofs;
 
 	nofs = fsgate_marks_lock();
+	list_for_each_entry(sub, &group->subs, group_node)
+		room += sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE;
+	/* GFP_NOFS in effect: see fsgate_marks_lock(). */
+	held = kvmalloc_array(room, sizeof(*held), GFP_KERNEL_ACCOUNT);
+	if (!held)
+		room = 0;
 	list_for_each_entry_reverse(sub, &group->subs, group_node) {
-		if (sub->mask || READ_ONCE(sub->ignore))
-			fsgate_sub_show_fanotify(m, sub);
+		if (sub->mask || atomic_read(&sub->ignore))
+			fsgate_sub_show_fanotify(m, sub, held, &n_held, room);
 		fsgate_sub_show_own(m, sub);
 		if (seq_has_overflowed(m))
 			break;
 	}
 	fsgate_marks_unlock(nofs);
+	while (n_held)
+		iput(held[--n_held]);
+	kvfree(held);
 }
 
 /* The FSGATE_* group flags that are fanotify's FAN_* flags too. */

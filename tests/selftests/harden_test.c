@@ -352,6 +352,297 @@ TEST_F(harden, emfile_denies_and_reads_on)
 	close(g);
 }
 
+/*
+ * A local user's lease: a child that dropped to uid 65534 opens @path
+ * (its own file), takes a lease of @type on it, ignores the SIGIO that a
+ * lease break sends and, if @do_read, reads a byte; then it writes a
+ * byte to @ready and holds the lease until it is killed.
+ */
+static pid_t lease_holder(const char *path, int type, int do_read, int ready)
+{
+	pid_t pid = fork();
+	char c = 0;
+	int fd;
+
+	if (pid)
+		return pid;
+	signal(SIGIO, SIG_IGN);
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		_exit(1);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fcntl(fd, F_SETLEASE, type) ||
+	    (do_read && read(fd, &c, 1) != 1) || write(ready, &c, 1) != 1)
+		_exit(2);
+	pause();
+	_exit(0);
+}
+
+/* @path, a new 0644 file of uid 65534 with a few bytes. */
+static int user_file(const char *dir, const char *path)
+{
+	if (chmod(dir, 0755))
+		return -1;
+	write_file(path, "leased\n");
+	return chown(path, 65534, 65534);
+}
+
+/*
+ * Take a lease as lease_holder() says, answering the holder's own open
+ * on @g if @answer_open; the holder's pid, or -1.
+ */
+static pid_t leased(int g, const char *path, int type, int do_read,
+		    int answer_open)
+{
+	struct fanotify_event_metadata ev;
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = lease_holder(path, type, do_read, p[1]);
+	close(p[1]);
+	if (answer_open && (next_event(g, WAIT_MS, &ev) || ev.fd < 0 ||
+			    answer(g, ev.fd, FAN_ALLOW) !=
+			    sizeof(struct fanotify_response)))
+		goto fail;
+	if (read(p[0], &c, 1) != 1)
+		goto fail;
+	close(p[0]);
+	return pid;
+fail:
+	close(p[0]);
+	kill(pid, SIGKILL);
+	reap(pid);
+	return -1;
+}
+
+/*
+ * A lease on a user's own file must not stall the group: opening an
+ * event's fd breaks a conflicting lease and would wait lease-break-time
+ * (45 s) for its holder, and every access waiting on the group with it.
+ * The read() returns at once (the 3 s alarm would end it with EINTR),
+ * the access is denied as any unopenable one and counted. A write lease
+ * conflicts with a read-only event fd, a read lease with a writable one.
+ */
+static void lease_denies_at_once(struct __test_metadata *_metadata,
+				 const char *dir, const char *path, int g,
+				 int type)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	pid_t holder, pid;
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, user_file(dir, path));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN_PERM, AT_FDCWD, dir));
+	holder = leased(g, path, type, 0, 1);
+	ASSERT_LT(0, holder);
+
+	pid = spawn_open(path, O_RDONLY, 0);
+	errno = 0;
+	EXPECT_EQ(-1, bounded_read(g, &ev, 3));
+	EXPECT_EQ(EAGAIN, errno) TH_LOG("read: %m (EINTR: stalled on the lease)");
+	EXPECT_EQ(EPERM, reap(pid));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.unopened);
+	kill(holder, SIGKILL);
+	reap(holder);
+	close(g);
+}
+
+TEST_F(harden, write_lease_denies_at_once)
+{
+	lease_denies_at_once(_metadata, self->dir, self->obj,
+			     perm_group(FSGATE_CLASS_CONTENT,
+					FSGATE_PRIORITY_DEFAULT, 10000,
+					FSGATE_VERDICT_DEFAULT,
+					FSGATE_VERDICT_DEFAULT), F_WRLCK);
+}
+
+TEST_F(harden, read_lease_denies_writable_fds_at_once)
+{
+	lease_denies_at_once(_metadata, self->dir, self->obj,
+			     hsm_group(FSGATE_PRIORITY_DEFAULT), F_RDLCK);
+}
+
+/*
+ * A notification on a leased file names it with an O_PATH fd, as a
+ * special file, at once: the holder's own read is reported while its
+ * write lease would stall the open of a readable fd.
+ */
+TEST_F(harden, lease_gives_notifications_o_path)
+{
+	struct fanotify_event_metadata ev;
+	struct stat st, want;
+	pid_t holder;
+	int g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			    FSGATE_PRIORITY_DEFAULT);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, user_file(self->dir, self->obj));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_ACCESS, AT_FDCWD, self->dir));
+	holder = leased(g, self->obj, F_WRLCK, 1, 0);
+	ASSERT_LT(0, holder);
+	ASSERT_EQ(sizeof(ev), bounded_read(g, &ev, 3)) TH_LOG("read: %m");
+	EXPECT_TRUE(ev.mask & FAN_ACCESS);
+	EXPECT_EQ(holder, ev.pid);
+	ASSERT_LE(0, ev.fd);
+	EXPECT_TRUE(fcntl(ev.fd, F_GETFL) & O_PATH);
+	ASSERT_EQ(0, fstat(ev.fd, &st));
+	ASSERT_EQ(0, stat(self->obj, &want));
+	EXPECT_EQ(want.st_ino, st.st_ino);
+	close(ev.fd);
+	kill(holder, SIGKILL);
+	reap(holder);
+	close(g);
+}
+
+/*
+ * Run @fn in a child that dropped to uid and gid 65534 (no capabilities);
+ * its exit status, or -1.
+ */
+static int as_nobody(int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(255);
+		_exit(fn(arg));
+	}
+	return reap(pid);
+}
+
+/* An unprivileged reader of a group. */
+struct nobody_read {
+	int g;
+	int ready;	/* the reader writes a byte here once it waits */
+};
+
+/*
+ * Read one event as nobody: 0 if it came with an fd (answered allow),
+ * else the read()'s errno (a nonblocking group reports EAGAIN for an
+ * event it dropped after poll() said one was there).
+ */
+static int nobody_reads(void *arg)
+{
+	struct nobody_read *r = arg;
+	struct fanotify_event_metadata ev;
+	char c = 0;
+	ssize_t n;
+
+	if (write(r->ready, &c, 1) != 1 || !readable(r->g, WAIT_MS))
+		return 254;
+	n = read(r->g, &ev, sizeof(ev));
+	if (n < 0)
+		return errno;
+	if (n != sizeof(ev) || ev.fd < 0)
+		return 253;
+	if (ev.mask & FAN_OPEN_PERM)
+		answer(r->g, ev.fd, FAN_ALLOW);
+	else
+		close(ev.fd);
+	return 0;
+}
+
+/*
+ * Root opens @path with @g's reader an unprivileged process: the
+ * reader's result (see nobody_reads()) in *@res, the open's errno as the
+ * return.
+ */
+static int open_read_by_nobody(int g, const char *path, int *res)
+{
+	struct nobody_read r = { .g = g };
+	pid_t reader, pid;
+	int p[2];
+	char c;
+
+	if (pipe(p))
+		return -1;
+	r.ready = p[1];
+	reader = fork();
+	if (!reader) {
+		close(p[0]);
+		_exit(as_nobody(nobody_reads, &r));
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	pid = spawn_open(path, O_RDONLY, 0);
+	*res = reap(reader);
+	return reap(pid);
+}
+
+/*
+ * Events reach a reader that dropped its privileges (a daemon's habit
+ * after set-up) with only the fds open(2) would give it: root's opens of
+ * a 0600 root file are reported to fanotify's reader with a readable fd,
+ * while fsgate's reader gets none (the notification is dropped, read()
+ * says EACCES) and still gets its fd of a file it may read.
+ */
+TEST_F(harden, unprivileged_reader_gets_only_what_it_may_open)
+{
+	char secret[96];
+	int f, g, res;
+
+	snprintf(secret, sizeof(secret), "%s/secret", self->dir);
+	write_file(secret, "root only\n");
+	ASSERT_EQ(0, chmod(secret, 0600));
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+
+	f = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD, FAN_OPEN | FAN_EVENT_ON_CHILD,
+				   AT_FDCWD, self->dir));
+	ASSERT_EQ(0, open_read_by_nobody(f, secret, &res));
+	EXPECT_EQ(0, res) TH_LOG("fanotify's reader got no fd: %d", res);
+	close(f);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD,
+				 FAN_OPEN | FAN_EVENT_ON_CHILD, AT_FDCWD,
+				 self->dir));
+	ASSERT_EQ(0, open_read_by_nobody(g, secret, &res));
+	EXPECT_EQ(EACCES, res);
+	ASSERT_EQ(0, open_read_by_nobody(g, self->file, &res));
+	EXPECT_EQ(0, res);
+	close(g);
+}
+
+/*
+ * A permission group with writable event fds, read by a process that
+ * dropped its privileges: it may read a root 0644 file but not write it,
+ * so it gets no fd and the access is denied, as any unopenable one (a
+ * group that cannot judge an access does not let it through).
+ */
+TEST_F(harden, unprivileged_reader_gets_no_writable_fd)
+{
+	struct fsgate_stats st;
+	int g = hsm_group(FSGATE_PRIORITY_DEFAULT), res;
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD,
+				 self->file));
+	EXPECT_EQ(EPERM, open_read_by_nobody(g, self->file, &res));
+	EXPECT_EQ(EACCES, res);
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.unopened);
+	close(g);
+}
+
 /* The mark requests an unprivileged holder of a group fd tries. */
 enum { M_FS, M_MOUNT, M_SECRET, M_OPEN, M_FLUSH_FS, M_COUNT };
 
@@ -407,11 +698,15 @@ static int unprivileged_marks(int g, int fsgate, const char *dir,
 /*
  * A group fd inherited by a process that dropped its privileges: mount
  * and filesystem marks need CAP_SYS_ADMIN (EPERM), an inode mark needs
- * read permission on the object (EACCES); as in-tree fanotify.
+ * read permission on the object (EACCES), as in-tree fanotify decides
+ * for every group. fsgate decides so only for FID groups, whose events
+ * carry no fds: a group whose events do gets no new mark at all from
+ * such a holder (EPERM), which fanotify allows.
  */
 TEST_F(harden, inherited_fd_needs_privilege_to_mark)
 {
 	const int want[M_COUNT] = { EPERM, EPERM, EACCES, 0, EPERM };
+	const int want_fd_group[M_COUNT] = { EPERM, EPERM, EPERM, EPERM, EPERM };
 	char secret[96];
 	int res[M_COUNT], i, f, g, fd;
 
@@ -434,7 +729,16 @@ TEST_F(harden, inherited_fd_needs_privilege_to_mark)
 	ASSERT_EQ(0, unprivileged_marks(g, 1, self->dir, secret, self->file,
 					res));
 	for (i = 0; i < M_COUNT; i++)
-		EXPECT_EQ(want[i], res[i]) TH_LOG("fsgate request %d", i);
+		EXPECT_EQ(want_fd_group[i], res[i]) TH_LOG("fsgate request %d", i);
+	close(g);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_REPORT_FID, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, unprivileged_marks(g, 1, self->dir, secret, self->file,
+					res));
+	for (i = 0; i < M_COUNT; i++)
+		EXPECT_EQ(want[i], res[i]) TH_LOG("fsgate FID request %d", i);
 	close(g);
 }
 
