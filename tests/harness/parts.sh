@@ -3,9 +3,10 @@
 #
 # How tests/check counts its parts (tests/lib/check.sh): a host binary
 # that dies before its plan, a part with no results, a missing log, a
-# truncated stream and a KUnit suite that does not report are each a
-# failure in the part and in the total; tests/guest/kunit-suites names
-# every suite kmod/ declares. Prints TAP.
+# truncated stream, a KUnit suite that does not report and a guest boot
+# whose tests/vm failed before it booted are each a failure in the part
+# and in the total; tests/guest/kunit-suites names every suite kmod/
+# declares. Prints TAP.
 set -uo pipefail
 FSGATE_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$FSGATE_TOP/tests/lib/check.sh"
@@ -32,7 +33,7 @@ counts() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 # A cmocka binary killed before its plan printed its version line only.
 printf 'TAP version 13\n' >"$work/died.tap"
@@ -70,6 +71,20 @@ echo "$work/kunit.tap" >"$work/l6"
 counts "$work/l6" 1 "4 passed, 2 failed, 0 skipped" &&
 	grep -q "fsgate_event: the suite did not report" "$work/part.out"
 result $? "KUnit: a suite that does not report is a failure" "$work/part.out"
+
+# tests/check's jiffies boot where tests/vm dies before booting (no
+# kernel prepared in an empty cache): its result names the harness
+# error, and its output, which the guest never wrote, is missing.
+FSGATE_CACHE=$work/cache guest_boot 6.1 "6.1: filter_test on a jiffies clock" \
+	"$work/jiffies" "$work/l7" --append clocksource=jiffies \
+	-- /fsgate/bin/filter_test >"$work/boot.out"
+counts "$work/l7" 1 "0 passed, 2 failed, 0 skipped" &&
+	grep -q "not ok 1 6.1: filter_test on a jiffies clock: harness error" \
+		"$work/jiffies/guest.tap" && grep -q "kernel '6.1' is not prepared" "$work/boot.out"
+status=$?
+cat "$work/boot.out" "$work/jiffies/guest.tap" >>"$work/part.out"
+result $status "a guest boot whose tests/vm fails before booting is a failure" \
+	"$work/part.out"
 
 grep -rhoE --include='*.c' '\.name = "fsgate_[a-z_]+"' "$FSGATE_TOP/kmod" |
 	sed -E 's/.*"(.*)"/\1/' | sort >"$work/declared"

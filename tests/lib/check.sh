@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by tests/check and by the harness's own tests (tests/harness/):
-# how each part of `make check` becomes TAP that ktap-count can count, so
-# that no failure goes uncounted. Each function prints TAP on stdout.
+# Sourced by tests/check, tests/debian/system-test and the harness's own
+# tests (tests/harness/): how each part of `make check` becomes TAP that
+# ktap-count can count, so that no failure goes uncounted. Each function
+# but guest_boot, which writes its TAP to a file, prints TAP on stdout.
 
 # host_result NAME STATUS: a host test binary's exit status, one result
 # of its own, so that a binary that dies before its plan still fails.
@@ -18,15 +19,60 @@ host_result() {
 # guest_result KERNEL STATUS SECONDS LOGDIR: whether the guest itself
 # behaved (booted, no splat, module unloaded, kmemleak clean, no
 # timeout), from tests/vm's exit status. The suite's own failures
-# (status 1) are counted from its output.
+# (status 1) are counted from its output; tests/vm's own (status 126)
+# are a failure here, whether or not the guest ran.
 guest_result() {
 	echo "TAP version 13"
 	echo "1..1"
 	case $2 in
 	0|1) echo "ok 1 $1: guest ran cleanly ($3 s)" ;;
 	124) echo "not ok 1 $1: guest timed out" ;;
+	126) echo "not ok 1 $1: harness error (tests/vm failed, status 126)" ;;
 	*)   echo "not ok 1 $1: guest failed (status $2, see $4/console.log)" ;;
 	esac
+}
+
+# guest_boot KERNEL NAME LOGDIR LIST VM_ARG...: one boot of tests/vm on
+# KERNEL, its messages shown (from LOGDIR.vm.err); its result
+# (guest_result, in LOGDIR/guest.tap) and the output the guest wrote
+# (LOGDIR/output.log, missing if it never ran) go on LIST for
+# count_part.
+guest_boot() {
+	local k=$1 name=$2 logs=$3 list=$4 t0=$SECONDS status
+
+	shift 4
+	"$FSGATE_TOP/tests/vm" --kernel "$k" --logs "$logs" "$@" \
+		>/dev/null 2>"$logs.vm.err"
+	status=$?
+	sed 's/^/  /' "$logs.vm.err"
+	mkdir -p "$logs"
+	guest_result "$name" "$status" $((SECONDS - t0)) "$logs" >"$logs/guest.tap"
+	printf '%s\n' "$logs/guest.tap" "$logs/output.log" >>"$list"
+}
+
+# debian_boot_result N NAME CONSOLE RESULT SECONDS: result N of the
+# Debian system test's boots.tap, for its boot NAME that ended within
+# its time: that boot ran cleanly if its kernel CONSOLE shows no splat
+# and its RESULT channel holds the stage's "rc=N". Debian's console lines
+# carry a timestamp and "\r" as tests/vm's do, so the splats are found
+# as in every other boot, by tests/guest/find-splats. Returns 1 if the
+# boot did not run cleanly.
+debian_boot_result() {
+	local n=$1 name=$2 console=$3 result=$4 splats rc
+
+	splats=$("$FSGATE_TOP/tests/guest/find-splats" "$console" || true)
+	rc=$(sed -n 's/^rc=\([0-9]*\)$/\1/p' "$result")
+	if [ -n "$splats" ]; then
+		echo "not ok $n $name: kernel splat"
+		printf '%s\n' "$splats" | head -20 | sed 's/^/# /'
+	elif [ -z "$rc" ]; then
+		echo "not ok $n $name: the guest died before reporting"
+		tail -20 "$console" | sed 's/^/# /'
+	else
+		echo "ok $n $name: booted, ran and powered off ($5 s)"
+		return 0
+	fi
+	return 1
 }
 
 # kunit_tap CONSOLE_LOG SUITES: KUnit's KTAP from a guest's kernel
