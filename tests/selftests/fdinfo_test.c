@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/mount.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -223,6 +225,79 @@ TEST_F(fdinfo, removals_leave_the_same_lines)
 	free_lines(fan, nf);
 	free_lines(fsg, ng);
 	close(fa);
+	close(g);
+}
+
+/* Read @g's fdinfo in a loop until killed; exits non-zero if it cannot. */
+static pid_t fdinfo_reader(int g)
+{
+	char path[64], buf[4096];
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g);
+	for (;;) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			_exit(1);
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+}
+
+#define PROC_MARKS	32
+#define PROC_ROUNDS	20
+
+/*
+ * fdinfo reads while marked inodes are evicted. A /proc/PID inode is
+ * evicted at its last iput() (procfs drops unused inodes), which comes
+ * when its process is reaped; if fdinfo held the last reference then and
+ * dropped it under fsgate's mark mutex, eviction, which frees the marks
+ * under the same mutex, would deadlock (every mark request, group close
+ * and eviction of a marked inode after it hanging). Evictable marks on
+ * the /proc/PID directories of processes reaped while a reader loops on
+ * fdinfo; after it, the group still takes a mark and the marks went
+ * with their processes.
+ */
+TEST(fdinfo_while_marked_inodes_are_evicted)
+{
+	char path[32];
+	pid_t kids[PROC_MARKS], reader;
+	struct fsgate_stats st;
+	int g, i, round;
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	reader = fdinfo_reader(g);
+	ASSERT_LT(0, reader);
+	for (round = 0; round < PROC_ROUNDS; round++) {
+		for (i = 0; i < PROC_MARKS; i++) {
+			kids[i] = fork();
+			if (!kids[i]) {
+				pause();
+				_exit(0);
+			}
+			ASSERT_LT(0, kids[i]);
+			snprintf(path, sizeof(path), "/proc/%d", kids[i]);
+			ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD |
+						 FSGATE_MARK_EVICTABLE,
+						 FAN_OPEN | FAN_ONDIR,
+						 AT_FDCWD, path));
+		}
+		for (i = 0; i < PROC_MARKS; i++)
+			kill(kids[i], SIGKILL);
+		for (i = 0; i < PROC_MARKS; i++)
+			waitpid(kids[i], NULL, 0);
+	}
+	kill(reader, SIGKILL);
+	waitpid(reader, NULL, 0);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD, "/"));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_GE(1 + PROC_MARKS, st.marks);
 	close(g);
 }
 
