@@ -260,9 +260,9 @@ static pid_t fdinfo_reader(int g)
  * and eviction of a marked inode after it hanging). Evictable marks on
  * the /proc/PID directories of processes reaped while a reader loops on
  * fdinfo; after it, the group still takes a mark and the marks went
- * with their processes.
+ * with their processes. Forks are slow on the debug kernel: 240 s.
  */
-TEST(fdinfo_while_marked_inodes_are_evicted)
+TEST_F_TIMEOUT(fdinfo, while_marked_inodes_are_evicted, 240)
 {
 	char path[32];
 	pid_t kids[PROC_MARKS], reader;
