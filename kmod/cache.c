@@ -118,7 +118,11 @@ void fsgate_consensus_clear(struct fsgate_obj *obj)
  * Not on filesystems whose files other machines or a userspace server
  * may change without this kernel hearing of it: FUSE (FS_HAS_SUBTYPE),
  * and those that revalidate names and attributes with a server or a
- * cluster (FS_RENAME_DOES_D_MOVE: NFS, SMB, Ceph, AFS, 9p, OCFS2).
+ * cluster (FS_RENAME_DOES_D_MOVE: NFS, SMB, Ceph, AFS, 9p, OCFS2). Nor on
+ * stacked filesystems (overlayfs, ecryptfs: s_stack_depth): a write made
+ * in the layer beneath, which a rootless container's user can make in
+ * its upper directory, changes neither the stacked inode's ctime, size
+ * nor writers, so the check at use would take new content for the old.
  *
  * Context: any.
  * Return: true if a verdict may be cached.
@@ -126,7 +130,8 @@ void fsgate_consensus_clear(struct fsgate_obj *obj)
 bool fsgate_cache_allowed(const struct inode *inode)
 {
 	return !(inode->i_sb->s_type->fs_flags &
-		 (FS_HAS_SUBTYPE | FS_RENAME_DOES_D_MOVE));
+		 (FS_HAS_SUBTYPE | FS_RENAME_DOES_D_MOVE)) &&
+	       !inode->i_sb->s_stack_depth;
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_cache_allowed);
 

@@ -67,11 +67,15 @@ static void snap_sees_i_version(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fsgate_snap_current(&snap, inode));
 }
 
-/* FUSE and network or cluster filesystems get no cached verdicts. */
+/* FUSE, network, cluster and stacked filesystems get no cached verdicts. */
 static void cache_allowed_on_local_filesystems_only(struct kunit *test)
 {
+	struct inode *stacked = fake_inode(test, 0, 0);
+
 	KUNIT_EXPECT_TRUE(test,
 			  fsgate_cache_allowed(fake_inode(test, 0, FS_REQUIRES_DEV)));
+	stacked->i_sb->s_stack_depth = 1;
+	KUNIT_EXPECT_FALSE(test, fsgate_cache_allowed(stacked));
 	KUNIT_EXPECT_FALSE(test,
 			   fsgate_cache_allowed(fake_inode(test, 0, FS_HAS_SUBTYPE)));
 	KUNIT_EXPECT_FALSE(test,

@@ -438,6 +438,58 @@ row_of(const char *file, const char *comm, struct fsgate_group_info **all)
 }
 
 /*
+ * An overlay's files get no cached verdict. A write made in the layer
+ * beneath (a rootless container's user writes its upper directory; here
+ * the lower one) changes neither the overlay inode's ctime, size nor
+ * writers, and fsgate hears nothing of it through the overlay's marks:
+ * a cached allow would stand for content nobody was asked about. So the
+ * answer's FSGATE_CACHE is not kept, and the open after such a write is
+ * asked.
+ */
+TEST(overlay_files_get_no_cached_verdicts)
+{
+	char base[64], lower[96], upper[96], work[96], merged[96];
+	char opts[512], in_lower[128], in_merged[128];
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	pid_t pid;
+	int g;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("overlay", base, sizeof(base)));
+	snprintf(lower, sizeof(lower), "%s/lower", base);
+	snprintf(upper, sizeof(upper), "%s/upper", base);
+	snprintf(work, sizeof(work), "%s/work", base);
+	snprintf(merged, sizeof(merged), "%s/merged", base);
+	ASSERT_EQ(0, mkdir(lower, 0755));
+	ASSERT_EQ(0, mkdir(upper, 0755));
+	ASSERT_EQ(0, mkdir(work, 0755));
+	ASSERT_EQ(0, mkdir(merged, 0755));
+	snprintf(in_lower, sizeof(in_lower), "%s/f", lower);
+	snprintf(in_merged, sizeof(in_merged), "%s/f", merged);
+	write_file(in_lower, "clean\n");
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	ASSERT_EQ(0, mount("overlay", merged, "overlay", 0, opts))
+		TH_LOG("mount overlay: %m");
+
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, merged));
+	EXPECT_EQ(0, open_answered(g, in_merged, FSGATE_ALLOW | FSGATE_CACHE));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(0, st.cache_entries);
+
+	write_file(in_lower, "changed beneath\n");
+	pid = spawn_open(in_merged, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, 5000, &ev)) TH_LOG("the open was not asked");
+	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FAN_DENY));
+	EXPECT_EQ(EPERM, reap(pid));
+	close(g);
+	umount2(merged, MNT_DETACH);
+	fsgate_test_tmpfs_done(base);
+}
+
+/*
  * A comm with whitespace stays one field, escaped as \ooo in the file
  * and read back whole by libfsgate; the other columns stay in place.
  */
