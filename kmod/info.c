@@ -59,7 +59,9 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_info_len);
 
 /**
  * fsgate_info_perm_fill() - lay out a struct fsgate_info_perm
- * @buf: where it goes, 8-byte aligned, with room for the record
+ * @buf: where it goes, with room for the record; only 4-byte aligned
+ *	after FID records, which are padded as fanotify's, so the record
+ *	is built aside and copied
  * @id: the event's id
  * @deadline_ns: CLOCK_MONOTONIC ns of its deadline
  * @unbounded: it has none (then @deadline_ns is not reported)
@@ -158,7 +160,9 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_proc_free);
 
 /**
  * fsgate_info_proc_fill() - lay out a struct fsgate_info_proc
- * @buf: where it goes, 8-byte aligned, with room for the record
+ * @buf: where it goes, with room for the record; only 4-byte aligned
+ *	after FID records, which are padded as fanotify's, so the record
+ *	is built aside and copied
  * @proc: the task as the event found it
  *
  * Ids and pids are translated into the namespaces of the current task,
@@ -170,29 +174,30 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_proc_free);
 size_t fsgate_info_proc_fill(void *buf, const struct fsgate_proc *proc)
 {
 	struct user_namespace *ns = current_user_ns();
-	struct fsgate_info_proc *rec = buf;
+	struct fsgate_info_proc rec;
 
-	memset(rec, 0, sizeof(*rec));
-	rec->hdr.info_type = FSGATE_INFO_PROC;
-	rec->hdr.len = sizeof(*rec);
-	rec->flags = proc->flags;
-	rec->uid = from_kuid_munged(ns, proc->uid);
-	rec->gid = from_kgid_munged(ns, proc->gid);
-	rec->euid = from_kuid_munged(ns, proc->euid);
-	rec->egid = from_kgid_munged(ns, proc->egid);
-	rec->loginuid = proc->flags & FSGATE_PROC_LOGINUID ?
-			from_kuid_munged(ns, proc->loginuid) : (u32)-1;
-	rec->sessionid = proc->flags & FSGATE_PROC_SESSIONID ?
-			 proc->sessionid : (u32)-1;
-	rec->tgid = pid_vnr(proc->tgid);
-	rec->tid = pid_vnr(proc->tid);
-	rec->ppid = pid_vnr(proc->ppid);
-	rec->start_time_ns = proc->start_time_ns;
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.info_type = FSGATE_INFO_PROC;
+	rec.hdr.len = sizeof(rec);
+	rec.flags = proc->flags;
+	rec.uid = from_kuid_munged(ns, proc->uid);
+	rec.gid = from_kgid_munged(ns, proc->gid);
+	rec.euid = from_kuid_munged(ns, proc->euid);
+	rec.egid = from_kgid_munged(ns, proc->egid);
+	rec.loginuid = proc->flags & FSGATE_PROC_LOGINUID ?
+		       from_kuid_munged(ns, proc->loginuid) : (u32)-1;
+	rec.sessionid = proc->flags & FSGATE_PROC_SESSIONID ?
+			proc->sessionid : (u32)-1;
+	rec.tgid = pid_vnr(proc->tgid);
+	rec.tid = pid_vnr(proc->tid);
+	rec.ppid = pid_vnr(proc->ppid);
+	rec.start_time_ns = proc->start_time_ns;
 	if (proc->flags & FSGATE_PROC_EXE) {
-		rec->exe_dev = new_encode_dev(proc->exe_dev);
-		rec->exe_ino = proc->exe_ino;
+		rec.exe_dev = new_encode_dev(proc->exe_dev);
+		rec.exe_ino = proc->exe_ino;
 	}
-	rec->cgroup_id = proc->cgroup_id;
-	return sizeof(*rec);
+	rec.cgroup_id = proc->cgroup_id;
+	memcpy(buf, &rec, sizeof(rec));
+	return sizeof(rec);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_info_proc_fill);

@@ -108,6 +108,25 @@ static void proc_record_describes_the_current_task(struct kunit *test)
 	fsgate_proc_free(proc);
 }
 
+/*
+ * After FID records, padded to 4 bytes as fanotify's, the record may
+ * start 4 bytes off an 8-byte boundary: the same bytes land there.
+ */
+static void proc_record_fills_a_4_byte_aligned_place(struct kunit *test)
+{
+	struct fsgate_proc *proc = fsgate_proc_take();
+	struct fsgate_info_proc rec;
+	u64 buf[sizeof(rec) / 8 + 1];
+
+	KUNIT_ASSERT_NOT_NULL(test, proc);
+	memset(buf, 0xa5, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, fsgate_info_proc_fill((u8 *)buf + 4, proc),
+			sizeof(rec));
+	fsgate_info_proc_fill(&rec, proc);
+	KUNIT_EXPECT_EQ(test, memcmp((u8 *)buf + 4, &rec, sizeof(rec)), 0);
+	fsgate_proc_free(proc);
+}
+
 static void fsgate_type_numbers_are_clear_of_fanotify(struct kunit *test)
 {
 	KUNIT_EXPECT_GE(test, FSGATE_INFO_PERM, 0x80);
@@ -301,6 +320,7 @@ static struct kunit_case fsgate_info_cases[] = {
 	KUNIT_CASE(perm_record_of_unbounded_wait_has_no_deadline),
 	KUNIT_CASE(info_len_gives_proc_record_to_every_event),
 	KUNIT_CASE(proc_record_describes_the_current_task),
+	KUNIT_CASE(proc_record_fills_a_4_byte_aligned_place),
 	KUNIT_CASE(fsgate_type_numbers_are_clear_of_fanotify),
 	KUNIT_CASE(responses_parse_mixes_both_forms),
 	KUNIT_CASE(responses_parse_refuses_malformed_id_responses),

@@ -752,8 +752,9 @@ struct fsgate_groups {
  * @ino_lo: low 32 bits of its inode number
  * @ino_hi: high 32 bits of its inode number
  * @dev: its device, as st_dev
- * @uid: effective uid of the accessing process, in the group creator's
- *	user namespace (the overflow uid if it has none there)
+ * @uid: effective uid of the accessing process, in the user namespace
+ *	of the process that set the filter, the one whose program compares
+ *	it (the overflow uid if it has none there)
  * @tgid: the accessing process, in the group creator's pid namespace
  *	(0 if it has none there)
  * @reserved: 0
