@@ -68,6 +68,18 @@ start() {
 	scan=$!
 	wait_text $d/log 'ready:'
 }
+# waiting: until an access waits for an answer from $scan's group (its
+# pending column in /proc/fsgate/groups), at most 10 s; a sleep would let
+# an open that had not yet started pass as one the scanner left waiting.
+waiting() {
+	i=0
+	until awk -v p="$scan" '$2 == p && $10 > 0 { f = 1 } END { exit !f }' \
+		/proc/fsgate/groups; do
+		[ $i -ge 100 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 # opens FILE: cat's exit status and its error message in $d/err.
 opens() { cat "$1" >/dev/null 2>$d/err; }
 # stats: the statistics line SIGUSR1 logs.
@@ -188,11 +200,12 @@ result $? "a muted program (mute_exe) opens unscanned, in the kernel" $d/log
 echo "new" >$d/w/pending
 kill -STOP $scan
 (cat $d/w/pending >/dev/null 2>&1; echo $? >$d/pending.rc) &
-sleep 1
+waiting
+st=$?
 kill -9 $scan
 wait $scan 2>/dev/null
 scan=
-wait_text $d/pending.rc . && [ "$(cat $d/pending.rc)" != 0 ]
+[ $st = 0 ] && wait_text $d/pending.rc . && [ "$(cat $d/pending.rc)" != 0 ]
 result $? "kill -9 of a fail-closed scanner: the waiting open is denied" $d/log
 
 # Fail open, with deny_errno = EIO.
@@ -204,10 +217,11 @@ result $? "deny_errno = EIO: a detection fails with EIO" $d/log
 echo "newer" >$d/w/pending2
 kill -STOP $scan
 (cat $d/w/pending2 >/dev/null 2>&1; echo $? >$d/pending2.rc) &
-sleep 1
+waiting
+st=$?
 kill -9 $scan
 wait $scan 2>/dev/null
 scan=
-wait_text $d/pending2.rc . && [ "$(cat $d/pending2.rc)" = 0 ]
+[ $st = 0 ] && wait_text $d/pending2.rc . && [ "$(cat $d/pending2.rc)" = 0 ]
 result $? "kill -9 of a fail-open scanner: the waiting open is allowed" $d/log
 exit $failed
