@@ -452,6 +452,39 @@ TEST_F_TIMEOUT(audit, records_match_fanotify, 600)
 	}
 }
 
+/*
+ * Where the kernel's audit records have no rule (6.1), a rule answer is
+ * refused with EINVAL and the event can still be answered. Skipped, before
+ * any check, where they have one: a skip after failed checks would hide
+ * them (6.1's harness reports such a test as skipped).
+ */
+TEST_F_TIMEOUT(audit, respond_rule_is_refused_without_rule_records, 120)
+{
+	const struct fsgate_response_audit_rule rule = {
+		.type = FSGATE_RESPONSE_INFO_AUDIT_RULE,
+		.len = sizeof(rule),
+		.rule_number = 42,
+	};
+	struct fanotify_event_metadata ev;
+	pid_t pid;
+	int g;
+
+	if (self->s < 0)
+		SKIP(return, "this kernel has no audit (no NETLINK_AUDIT)");
+	if (fsgate_features() & FSGATE_FEATURE_AUDIT_RULE)
+		SKIP(return, "this kernel's audit records have a rule");
+	g = fsgate_gate(self->file, FSGATE_ENABLE_AUDIT);
+	ASSERT_LE(0, g);
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_event(g, 10000, &ev));
+	EXPECT_EQ(-1, fsgate_respond_rule(g, ev.fd, FSGATE_DENY | FSGATE_AUDIT,
+					  &rule));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, answer(g, ev.fd, FSGATE_ALLOW) < 0);
+	EXPECT_EQ(0, reap(pid));
+	close(g);
+}
+
 /* fsgate_respond_rule() writes what fanotify's FAN_INFO answer is. */
 TEST_F_TIMEOUT(audit, respond_rule_is_fanotify_info, 120)
 {
@@ -469,20 +502,13 @@ TEST_F_TIMEOUT(audit, respond_rule_is_fanotify_info, 120)
 
 	if (self->s < 0)
 		SKIP(return, "this kernel has no audit (no NETLINK_AUDIT)");
+	if (!(fsgate_features() & FSGATE_FEATURE_AUDIT_RULE))
+		SKIP(return, "this kernel's audit records have no rule");
 	g = fsgate_gate(self->file, FSGATE_ENABLE_AUDIT);
 	ASSERT_LE(0, g);
 	audit_drain(self->s);
 	pid = spawn_open(self->file, O_RDONLY, 0);
 	ASSERT_EQ(0, next_event(g, 10000, &ev));
-	if (!(fsgate_features() & FSGATE_FEATURE_AUDIT_RULE)) {
-		EXPECT_EQ(-1, fsgate_respond_rule(g, ev.fd, FSGATE_DENY |
-						  FSGATE_AUDIT, &rule));
-		EXPECT_EQ(EINVAL, errno);
-		EXPECT_EQ(0, answer(g, ev.fd, FSGATE_ALLOW) < 0);
-		EXPECT_EQ(0, reap(pid));
-		close(g);
-		SKIP(return, "this kernel's audit records have no rule");
-	}
 	EXPECT_EQ(0, fsgate_respond_rule(g, ev.fd, FSGATE_DENY | FSGATE_AUDIT,
 					 &rule));
 	close(ev.fd);
