@@ -63,7 +63,8 @@ static long fsgate_ioctl_init(void __user *arg)
 			 FSGATE_FEATURE_FILTER_PROC | \
 			 FSGATE_FEATURE_MARK_IGNORE | \
 			 FSGATE_FEATURE_MARK_EVICTABLE | \
-			 FSGATE_FEATURE_REPORT_FID)
+			 FSGATE_FEATURE_REPORT_FID | \
+			 FSGATE_FEATURE_MUTE_EXE_UID)
 
 /* What it offers on kernels that have it (compat.h). */
 #define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
@@ -95,7 +96,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 20);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 21);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;

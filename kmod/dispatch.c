@@ -172,18 +172,19 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 }
 
 /*
- * Whether @group hears of an access by the current process: not with
- * FSGATE_EXCLUDE_SELF when its creator or what the creator forked after
- * making it accesses (a daemon's workers would wait on themselves), nor
- * when its mutes hide the access (counted).
+ * Whether @group hears of an access by the current process, of which it
+ * would be told or asked @report: not with FSGATE_EXCLUDE_SELF when its
+ * creator or what the creator forked after making it accesses (a
+ * daemon's workers would wait on themselves), nor when its mutes hide
+ * the access (counted).
  */
 static bool fsgate_group_hears_current(struct fsgate_group *group,
-				       struct fsgate_facts *facts)
+				       struct fsgate_facts *facts, u32 report)
 {
 	if ((group->flags & FSGATE_EXCLUDE_SELF) &&
 	    fsgate_current_descends(group->owner, group->created_ns))
 		return false;
-	if (fsgate_mutes_hide(group, facts)) {
+	if (fsgate_mutes_hide(group, facts, report)) {
 		atomic64_inc(&group->muted);
 		return false;
 	}
@@ -257,7 +258,7 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 		m->report = fsgate_match_report(m, mask, path, dir);
 		if (!m->report)
 			continue;
-		if (!fsgate_group_hears_current(m->group, &facts) ||
+		if (!fsgate_group_hears_current(m->group, &facts, m->report) ||
 		    !refcount_inc_not_zero(&m->group->ref)) {
 			*left_out = true;
 			continue;

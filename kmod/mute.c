@@ -6,7 +6,15 @@
  * helpers, cost no round trip. An entry names a process (and, if asked,
  * what it forks from then on), a program (device and inode: any process
  * running it), an effective uid or a cgroup v2 (and the cgroups below
- * it). In FSGATE_MUTE_MODE_ONLY the group sees only what matches.
+ * it), or a program run as one effective uid. In FSGATE_MUTE_MODE_ONLY
+ * the group sees only what matches.
+ *
+ * A program entry matches mm->exe_file, which is what the process was
+ * started from, not the code it runs (LD_PRELOAD, a command it is told
+ * to run, the exec it is in the middle of), and which a user can set in
+ * a user namespace of its own (prctl(PR_SET_MM_MAP)). So program
+ * entries never hide a FAN_OPEN_EXEC_PERM event: whatever a muted
+ * program starts is asked.
  *
  * The same ancestry walk decides FSGATE_EXCLUDE_SELF: the group's
  * creating process and what it forks after making the group
@@ -82,7 +90,7 @@ bool fsgate_current_descends(const struct pid *tgid, u64 since)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_current_descends);
 
-/* Order of rules: by type, then key, then device. */
+/* Order of rules: by type, then key, then device, then uid. */
 static int fsgate_mute_rule_cmp(const void *a, const void *b)
 {
 	const struct fsgate_mute_rule *x = a, *y = b;
@@ -93,16 +101,20 @@ static int fsgate_mute_rule_cmp(const void *a, const void *b)
 		return x->key < y->key ? -1 : 1;
 	if (x->dev != y->dev)
 		return x->dev < y->dev ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
 	return 0;
 }
 
 static const struct fsgate_mute_rule *
-fsgate_mutes_find(const struct fsgate_mutes *mutes, u32 type, u64 key, u64 dev)
+fsgate_mutes_find(const struct fsgate_mutes *mutes, u32 type, u64 key, u64 dev,
+		  u32 uid)
 {
 	const struct fsgate_mute_rule want = {
 		.type = type,
 		.key = key,
 		.dev = dev,
+		.uid = uid,
 	};
 
 	return bsearch(&want, mutes->rules, mutes->n, sizeof(want),
@@ -138,7 +150,8 @@ static bool fsgate_mutes_forked(const struct fsgate_mutes *mutes)
 
 	for (; (parent = rcu_dereference(t->real_parent)) != t; t = parent) {
 		rule = fsgate_mutes_find(mutes, FSGATE_MUTE_PROCESS,
-					 fsgate_pid_key(task_tgid(parent)), 0);
+					 fsgate_pid_key(task_tgid(parent)), 0,
+					 0);
 		if (rule && (rule->flags & FSGATE_MUTE_DESCENDANTS) &&
 		    READ_ONCE(t->group_leader)->start_time >= rule->since)
 			return true;
@@ -154,28 +167,35 @@ static bool fsgate_mutes_cgroup(const struct fsgate_mutes *mutes)
 	for (cgrp = fsgate_compat_current_cgroup(); cgrp;
 	     cgrp = cgroup_parent(cgrp))
 		if (fsgate_mutes_find(mutes, FSGATE_MUTE_CGROUP,
-				      cgroup_id(cgrp), 0))
+				      cgroup_id(cgrp), 0, 0))
 			return true;
 	return false;
 }
 
-/* Whether an entry of @mutes names the current process. */
+/*
+ * Whether an entry of @mutes names the current process; program entries
+ * are consulted only if @programs.
+ */
 static bool fsgate_mutes_match(const struct fsgate_mutes *mutes,
-			       struct fsgate_facts *facts)
+			       struct fsgate_facts *facts, bool programs)
 {
+	u32 euid;
+
 	if (!facts->valid)
 		fsgate_facts_get(facts);
+	euid = from_kuid(&init_user_ns, facts->euid);
 	if (fsgate_mutes_find(mutes, FSGATE_MUTE_PROCESS,
-			      fsgate_pid_key(facts->tgid), 0))
+			      fsgate_pid_key(facts->tgid), 0, 0))
 		return true;
 	if (mutes->descendants && fsgate_mutes_forked(mutes))
 		return true;
-	if (fsgate_mutes_find(mutes, FSGATE_MUTE_UID,
-			      from_kuid(&init_user_ns, facts->euid), 0))
+	if (fsgate_mutes_find(mutes, FSGATE_MUTE_UID, euid, 0, 0))
 		return true;
-	if (facts->has_exe &&
-	    fsgate_mutes_find(mutes, FSGATE_MUTE_EXE, facts->exe_ino,
-			      facts->exe_dev))
+	if (programs && facts->has_exe &&
+	    (fsgate_mutes_find(mutes, FSGATE_MUTE_EXE, facts->exe_ino,
+			       facts->exe_dev, 0) ||
+	     fsgate_mutes_find(mutes, FSGATE_MUTE_EXE_UID, facts->exe_ino,
+			       facts->exe_dev, euid)))
 		return true;
 	return fsgate_mutes_cgroup(mutes);
 }
@@ -185,6 +205,12 @@ static bool fsgate_mutes_match(const struct fsgate_mutes *mutes,
  * @group: the group
  * @facts: about the current process; filled in on first use, so that
  *	an event's groups share them
+ * @report: the FAN_* bits the group would be told or asked of
+ *
+ * Program entries do not hide a %FAN_OPEN_EXEC_PERM event (in
+ * %FSGATE_MUTE_MODE_ONLY they show it as any other): during an exec the
+ * process still has the program that started it, so a muted program's
+ * exec of any other would go unasked.
  *
  * Costs one pointer load for a group without mutes.
  *
@@ -192,14 +218,16 @@ static bool fsgate_mutes_match(const struct fsgate_mutes *mutes,
  * Return: true when the group must neither be told nor asked.
  */
 bool fsgate_mutes_hide(const struct fsgate_group *group,
-		       struct fsgate_facts *facts)
+		       struct fsgate_facts *facts, u32 report)
 {
 	const struct fsgate_mutes *mutes = rcu_dereference(group->mutes);
+	bool programs;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
 	if (!mutes)
 		return false;
-	return fsgate_mutes_match(mutes, facts) != mutes->only;
+	programs = mutes->only || !(report & FAN_OPEN_EXEC_PERM);
+	return fsgate_mutes_match(mutes, facts, programs) != mutes->only;
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_mutes_hide);
 
@@ -271,21 +299,28 @@ static struct fsgate_mutes *fsgate_mutes_locked(struct fsgate_group *group)
  *
  * Context: any.
  * Return: 0, or -EINVAL for an unknown type or flag, a flag the type
- * does not take, a device for anything but a program, a device that a
- * dev_t cannot hold, or a non-zero reserved field.
+ * does not take, a device for anything but a program, a uid for
+ * anything but a program run as a uid, a device that a dev_t cannot
+ * hold, or a non-zero reserved field.
  */
 int fsgate_mute_entry_check(const struct fsgate_mute_entry *entry)
 {
+	bool program = entry->type == FSGATE_MUTE_EXE ||
+		       entry->type == FSGATE_MUTE_EXE_UID;
+
 	if (entry->reserved || entry->flags & ~FSGATE_MUTE_ENTRY_FLAGS)
 		return -EINVAL;
 	if (entry->type != FSGATE_MUTE_PROCESS && entry->flags)
 		return -EINVAL;
-	if (entry->type != FSGATE_MUTE_EXE && entry->dev)
+	if (!program && entry->dev)
+		return -EINVAL;
+	if (entry->type != FSGATE_MUTE_EXE_UID && entry->uid)
 		return -EINVAL;
 	switch (entry->type) {
 	case FSGATE_MUTE_PROCESS:
 		return entry->id && entry->id <= PID_MAX_LIMIT ? 0 : -EINVAL;
 	case FSGATE_MUTE_EXE:
+	case FSGATE_MUTE_EXE_UID:
 		return entry->id && entry->dev <= U32_MAX ? 0 : -EINVAL;
 	case FSGATE_MUTE_UID:
 		return entry->id <= U32_MAX ? 0 : -EINVAL;
@@ -325,6 +360,13 @@ static int fsgate_mute_rule_make(const struct fsgate_mute_entry *entry,
 		return 0;
 	case FSGATE_MUTE_EXE:
 		rule->dev = new_decode_dev(entry->dev);
+		return 0;
+	case FSGATE_MUTE_EXE_UID:
+		rule->dev = new_decode_dev(entry->dev);
+		uid = make_kuid(current_user_ns(), entry->uid);
+		if (!uid_valid(uid))
+			return -EINVAL;
+		rule->uid = from_kuid(&init_user_ns, uid);
 		return 0;
 	case FSGATE_MUTE_UID:
 		uid = make_kuid(current_user_ns(), entry->id);
@@ -378,7 +420,8 @@ int fsgate_mute_add(struct fsgate_group *group,
 	mutex_lock(&fsgate_mute_mutex);
 	old = fsgate_mutes_locked(group);
 	ret = -EEXIST;
-	if (old && fsgate_mutes_find(old, rule.type, rule.key, rule.dev))
+	if (old && fsgate_mutes_find(old, rule.type, rule.key, rule.dev,
+				     rule.uid))
 		goto out_unlock;
 	ret = -ENOSPC;
 	if ((old ? old->n : 0) >= READ_ONCE(max_mutes))
@@ -411,6 +454,12 @@ static bool fsgate_mute_rule_is(const struct fsgate_mute_rule *rule,
 	case FSGATE_MUTE_EXE:
 		return rule->key == entry->id &&
 		       rule->dev == new_decode_dev(entry->dev);
+	case FSGATE_MUTE_EXE_UID:
+		return rule->key == entry->id &&
+		       rule->dev == new_decode_dev(entry->dev) &&
+		       from_kuid(current_user_ns(),
+				 make_kuid(&init_user_ns, rule->uid)) ==
+		       entry->uid;
 	case FSGATE_MUTE_UID:
 		return from_kuid(current_user_ns(),
 				 make_kuid(&init_user_ns, rule->key)) == entry->id;
@@ -560,6 +609,12 @@ static void fsgate_mute_rule_entry(const struct fsgate_mute_rule *rule,
 		break;
 	case FSGATE_MUTE_EXE:
 		entry->dev = new_encode_dev(rule->dev);
+		break;
+	case FSGATE_MUTE_EXE_UID:
+		entry->dev = new_encode_dev(rule->dev);
+		entry->uid = from_kuid_munged(current_user_ns(),
+					      make_kuid(&init_user_ns,
+							rule->uid));
 		break;
 	case FSGATE_MUTE_UID:
 		entry->id = from_kuid_munged(current_user_ns(),

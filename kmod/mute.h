@@ -16,7 +16,10 @@ struct pid;
  * @flags: FSGATE_MUTE_* entry flags
  * @key: what the entry is sorted and found by: the struct pid's address
  *	for a process, the uid, the cgroup id, or the program's inode
- * @dev: the program's device (kernel dev_t) for %FSGATE_MUTE_EXE
+ * @dev: the program's device (kernel dev_t) for %FSGATE_MUTE_EXE and
+ *	%FSGATE_MUTE_EXE_UID
+ * @uid: the effective uid, in the initial user namespace, for
+ *	%FSGATE_MUTE_EXE_UID; else 0
  * @since: fsgate_clock_past(ktime_get_ns) when a process entry was
  *	added: with %FSGATE_MUTE_DESCENDANTS, processes forked by it before
  *	then do not match
@@ -27,6 +30,7 @@ struct fsgate_mute_rule {
 	u32 flags;
 	u64 key;
 	u64 dev;
+	u32 uid;
 	u64 since;
 	struct pid *pid;
 };
@@ -70,7 +74,7 @@ struct fsgate_facts {
 
 bool fsgate_current_descends(const struct pid *tgid, u64 since);
 bool fsgate_mutes_hide(const struct fsgate_group *group,
-		       struct fsgate_facts *facts);
+		       struct fsgate_facts *facts, u32 report);
 int fsgate_mute_entry_check(const struct fsgate_mute_entry *entry);
 int fsgate_mute_add(struct fsgate_group *group,
 		    const struct fsgate_mute_entry *entry);

@@ -31,7 +31,7 @@ static bool hides(struct fsgate_group *group)
 	bool ret;
 
 	rcu_read_lock();
-	ret = fsgate_mutes_hide(group, &facts);
+	ret = fsgate_mutes_hide(group, &facts, FAN_OPEN_PERM);
 	rcu_read_unlock();
 	return ret;
 }
@@ -50,6 +50,9 @@ static void entry_check_takes_each_type(struct kunit *test)
 	e = (struct fsgate_mute_entry){ .type = FSGATE_MUTE_EXE, .id = 12,
 					.dev = 0x803 };
 	KUNIT_EXPECT_EQ(test, fsgate_mute_entry_check(&e), 0);
+	e.type = FSGATE_MUTE_EXE_UID;
+	e.uid = 1000;
+	KUNIT_EXPECT_EQ(test, fsgate_mute_entry_check(&e), 0);
 	e = uid_entry(0);
 	KUNIT_EXPECT_EQ(test, fsgate_mute_entry_check(&e), 0);
 	e = (struct fsgate_mute_entry){ .type = FSGATE_MUTE_CGROUP, .id = 1 };
@@ -60,7 +63,7 @@ static void entry_check_rejects_what_a_type_does_not_take(struct kunit *test)
 {
 	static const struct fsgate_mute_entry bad[] = {
 		{ .type = 0, .id = 1 },
-		{ .type = FSGATE_MUTE_CGROUP + 1, .id = 1 },
+		{ .type = FSGATE_MUTE_EXE_UID + 1, .id = 1 },
 		{ .type = FSGATE_MUTE_PROCESS, .id = 0 },
 		{ .type = FSGATE_MUTE_PROCESS, .id = 1, .dev = 1 },
 		{ .type = FSGATE_MUTE_PROCESS, .id = 1, .flags = 2 },
@@ -71,6 +74,10 @@ static void entry_check_rejects_what_a_type_does_not_take(struct kunit *test)
 		  .flags = FSGATE_MUTE_DESCENDANTS },
 		{ .type = FSGATE_MUTE_UID, .id = 1ULL << 32 },
 		{ .type = FSGATE_MUTE_UID, .id = 1, .dev = 1 },
+		{ .type = FSGATE_MUTE_UID, .id = 1, .uid = 1 },
+		{ .type = FSGATE_MUTE_EXE, .id = 1, .uid = 1 },
+		{ .type = FSGATE_MUTE_EXE_UID, .id = 0, .uid = 1 },
+		{ .type = FSGATE_MUTE_EXE_UID, .id = 1, .reserved = 1 },
 		{ .type = FSGATE_MUTE_CGROUP, .id = 0 },
 	};
 	unsigned int i;

@@ -820,7 +820,8 @@ static void op_flush_cache(struct fz *fz)
 }
 
 /*
- * A mute entry, mostly valid: a process, a program, a uid or a cgroup.
+ * A mute entry, mostly valid: a process, a program (as any uid, or as
+ * one), a uid or a cgroup.
  * Return: whether it was made wrong on purpose.
  */
 static bool fz_mute_entry(struct fz *fz, struct fsgate_mute_entry *e)
@@ -830,7 +831,7 @@ static bool fz_mute_entry(struct fz *fz, struct fsgate_mute_entry *e)
 	pid_t pid;
 
 	memset(e, 0, sizeof(*e));
-	e->type = 1 + fz_below(fz, 4);
+	e->type = 1 + fz_below(fz, 5);
 	switch (e->type) {
 	case FSGATE_MUTE_PROCESS:
 		pid = fz_chance(fz, 50) ? fz_kid_peek(fz) : 0;
@@ -839,6 +840,9 @@ static bool fz_mute_entry(struct fz *fz, struct fsgate_mute_entry *e)
 			e->flags = FSGATE_MUTE_DESCENDANTS;
 		break;
 	case FSGATE_MUTE_EXE:
+	case FSGATE_MUTE_EXE_UID:
+		if (e->type == FSGATE_MUTE_EXE_UID)
+			e->uid = fz_chance(fz, 50) ? 0 : 65534;
 		snprintf(exe, sizeof(exe), "%s/%s", fz->sh->root,
 			 fz_chance(fz, 70) ? "exe" : "/../../bin/busybox");
 		if (stat(exe, &st) == 0) {
@@ -852,21 +856,27 @@ static bool fz_mute_entry(struct fz *fz, struct fsgate_mute_entry *e)
 	default:
 		e->id = fz_below(fz, 64);	/* a cgroup id, or none */
 	}
-	/* Sometimes wrong: a flag, a type, a device, a reserved field. */
-	switch (fz_below(fz, 12)) {
+	/* Sometimes wrong: a flag, a type, a device, a uid, a reserved field. */
+	switch (fz_below(fz, 13)) {
 	case 0:
 		e->flags |= 1U << (1 + fz_below(fz, 31));
 		return true;
 	case 1:
-		e->type = fz_chance(fz, 50) ? 0 : 5 + fz_below(fz, 100);
+		e->type = fz_chance(fz, 50) ? 0 :
+			  FSGATE_MUTE_EXE_UID + 1 + fz_below(fz, 100);
 		return true;
 	case 2:
 		e->reserved = 1;
 		return true;
 	case 3:
-		if (e->type == FSGATE_MUTE_EXE)
+		if (e->type == FSGATE_MUTE_EXE || e->type == FSGATE_MUTE_EXE_UID)
 			return false;
 		e->dev = 1;
+		return true;
+	case 4:
+		if (e->type == FSGATE_MUTE_EXE_UID)
+			return false;
+		e->uid = 1;
 		return true;
 	default:
 		return false;

@@ -47,7 +47,6 @@ fail = closed
 timeout_ms = 20000
 deny_errno = EPERM
 exclude_path = $d/w/excluded
-exclude_comm = head
 mute_exe = $d/busybox-updater
 CONF
 sed -e 's/^fail = closed/fail = open/' -e 's/^deny_errno = EPERM/deny_errno = EIO/' \
@@ -94,7 +93,7 @@ stats() {
 	grep 'stats:' $d/log | tail -1
 }
 
-echo "1..17"
+echo "1..18"
 
 fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&
 	fsgate-scan --version | grep -q '^fsgate-scan [0-9]'
@@ -108,6 +107,14 @@ fsgate-scan -c $d/closed.conf --check >$d/check.out 2>&1
 	grep -q "^fsgate-scan: 2 rules; watch $d/w\$" $d/check.out
 result $? "--check: a bad setting exits 2 naming its line; good rules are counted" \
 	"$d/bad.out"
+
+# A command name is any process's to choose: not an exclusion any more.
+{ cat $d/closed.conf; echo "exclude_comm = head"; } >$d/comm.conf
+fsgate-scan -c $d/comm.conf --check >$d/comm.out 2>&1
+[ $? = 2 ] &&
+	grep -q "$d/comm.conf:[0-9]*: exclude_comm: removed: any process can take a command name" \
+		$d/comm.out
+result $? "exclude_comm is refused, saying why" $d/comm.out
 
 echo 'rule broken { condition: }' >$d/broken.yar
 fsgate-scan -c $d/closed.conf -r $d/broken.yar --check >$d/broken.out 2>&1
@@ -190,8 +197,8 @@ opens $d/w/big
 [ $? != 0 ] && grep -q "too large: $d/w/big" $d/log
 result $? "a file over max_size gets large_files' verdict (deny)" $d/log
 
-opens $d/w/excluded/marked && head -1 $d/w/marked >/dev/null
-result $? "exclusions by path and by process pass unscanned" $d/log
+opens $d/w/excluded/marked && ! head -1 $d/w/marked >/dev/null 2>&1
+result $? "an excluded path passes unscanned; a process's name does not" $d/log
 
 $d/busybox-updater cat $d/w/marked >/dev/null && stats | grep -q 'muted [1-9]'
 result $? "a muted program (mute_exe) opens unscanned, in the kernel" $d/log

@@ -386,6 +386,115 @@ TEST_F(filter, a_muted_program_is_not_asked)
 	close(g);
 }
 
+/*
+ * An exec that a muted program starts is asked: during the exec the
+ * process still has the muted program as its own, so a program entry
+ * that hid it would let whatever that program is told to run (rsync -e
+ * ./x) go unjudged. The same for a program entry with a uid.
+ */
+TEST_F(filter, an_exec_a_muted_program_starts_is_asked)
+{
+	struct fanotify_event_metadata ev;
+	char script[96];
+	struct stat st;
+	pid_t pid;
+	int g = content_group(2000);
+
+	ASSERT_LE(0, g);
+	/* Written before the mark: this process's own open would wait on g. */
+	snprintf(script, sizeof(script), "%s/run", self->dir);
+	write_file(script, "#!/bin/sh\nexit 0\n");
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM,
+			       self->dir));
+	ASSERT_EQ(0, stat("/proc/self/exe", &st));
+	for (int i = 0; i < 2; i++) {
+		const struct fsgate_mute_entry e = {
+			.type = i ? FSGATE_MUTE_EXE_UID : FSGATE_MUTE_EXE,
+			.id = st.st_ino,
+			.dev = st.st_dev,
+			.uid = i ? getuid() : 0,
+		};
+		ASSERT_EQ(0, fsgate_mute_add(g, &e)) TH_LOG("type %u: %m", e.type);
+		/* The opens this program makes itself stay muted. */
+		EXPECT_TRUE(decided_quietly(g, self->file));
+		pid = spawn_exec(script);
+		ASSERT_EQ(0, next_event(g, WAIT_MS, &ev)) TH_LOG("type %u", e.type);
+		EXPECT_EQ(FAN_OPEN_EXEC_PERM, ev.mask);
+		EXPECT_EQ(pid, ev.pid);
+		/* Denied, the exec fails: the script raises nothing more. */
+		EXPECT_EQ(sizeof(struct fanotify_response),
+			  answer(g, ev.fd, FSGATE_DENY));
+		EXPECT_EQ(EPERM, reap(pid));
+		EXPECT_FALSE(readable(g, NONE_MS));
+		ASSERT_EQ(0, fsgate_mute_remove(g, &e));
+	}
+	close(g);
+}
+
+/*
+ * A program run as one effective uid, which a user who is not that uid
+ * cannot become by running the program, or by making its process look
+ * like it: the same program as another uid, and another program as that
+ * uid, are asked.
+ */
+TEST_F(filter, a_muted_program_run_as_one_uid_is_not_asked)
+{
+	struct fsgate_mute_entry e = { .type = FSGATE_MUTE_EXE_UID,
+				       .uid = 4321 }, list[2];
+	struct fanotify_event_metadata ev;
+	struct fsgate_version v;
+	struct child a, b;
+	struct stat st;
+	pid_t pid;
+	int g = open_gate(self->dir);
+
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_version(&v));
+	EXPECT_TRUE(v.features & FSGATE_FEATURE_MUTE_EXE_UID);
+	ASSERT_EQ(0, stat("/proc/self/exe", &st));
+	e.id = st.st_ino;
+	e.dev = st.st_dev;
+	ASSERT_EQ(0, fsgate_mute_add(g, &e)) TH_LOG("%m");
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_mute_add(g, &e));
+	EXPECT_EQ(EEXIST, errno);
+	ASSERT_EQ(0, child_start(&a, self->file, 4321, NULL, 0));
+	EXPECT_EQ(0, child_finish(&a));
+	EXPECT_FALSE(readable(g, NONE_MS));
+	EXPECT_EQ(1, muted_count(g));
+	ASSERT_EQ(0, child_start(&b, self->file, 4322, NULL, 0));
+	EXPECT_EQ(0, child_answered(_metadata, &b, g));
+	/* Busybox's cat as that uid. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		if (setresuid(4321, 4321, 4321))
+			_exit(126);
+		execl("/bin/cat", "cat", self->file, (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	answer(g, ev.fd, FSGATE_ALLOW);
+	EXPECT_EQ(0, reap(pid));
+	/* Listed with its uid, removed as listed. */
+	ASSERT_EQ(1, fsgate_mute_list(g, list, 2, NULL));
+	EXPECT_EQ(FSGATE_MUTE_EXE_UID, list[0].type);
+	EXPECT_EQ(st.st_ino, list[0].id);
+	EXPECT_EQ(st.st_dev, list[0].dev);
+	EXPECT_EQ(4321, list[0].uid);
+	ASSERT_EQ(0, fsgate_mute_remove(g, &list[0]));
+	EXPECT_EQ(0, fsgate_mute_list(g, list, 2, NULL));
+	/* No other kind of entry takes a uid. */
+	e.type = FSGATE_MUTE_EXE;
+	errno = 0;
+	EXPECT_EQ(-1, fsgate_mute_add(g, &e));
+	EXPECT_EQ(EINVAL, errno);
+	close(g);
+}
+
 TEST_F(filter, a_muted_uid_is_not_asked)
 {
 	struct child a, b;

@@ -58,9 +58,16 @@ static const char *set(const char *key, const char *value, void *arg)
 	if (!strcmp(key, "mute_exe"))
 		return conf_add_path(value, s->mute_exe, &s->nmute_exe,
 				     LIST_MAX);
+	/*
+	 * Gone, but named: a command name is whatever a process calls itself
+	 * (prctl(PR_SET_NAME), or an exec through a link of that name), so
+	 * it let any process's opens pass unscanned. A configuration that
+	 * still has it is refused, saying why and what to use instead.
+	 */
 	if (!strcmp(key, "exclude_comm"))
-		return strlen(value) > 15 ? "longer than a comm (15 bytes)" :
-		       add(s->exclude_comm, &s->nexclude_comm, value);
+		return "removed: any process can take a command name, so it "
+		       "let anyone's opens pass unscanned; see exclude_path and "
+		       "mute_exe in fsgate-scan(8)";
 	if (!strcmp(key, "priority"))
 		return conf_set_priority(value, &s->priority);
 	if (!strcmp(key, "threads")) {

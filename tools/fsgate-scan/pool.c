@@ -49,9 +49,6 @@ static int excluded(const struct settings *s, const struct subject *x)
 {
 	size_t i, len;
 
-	for (i = 0; i < s->nexclude_comm; i++)
-		if (!strcmp(x->comm, s->exclude_comm[i]))
-			return 1;
 	for (i = 0; i < s->nexclude_path; i++) {
 		len = strlen(s->exclude_path[i]);
 		while (len > 1 && s->exclude_path[i][len - 1] == '/')

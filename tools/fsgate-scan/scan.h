@@ -23,8 +23,6 @@ struct settings {
 	size_t nrules;
 	const char *exclude_path[LIST_MAX];
 	size_t nexclude_path;
-	const char *exclude_comm[LIST_MAX];
-	size_t nexclude_comm;
 	const char *mute_exe[LIST_MAX];	/* programs fsgate mutes */
 	size_t nmute_exe;
 	unsigned int priority;

@@ -532,11 +532,25 @@ struct fsgate_cache_flush {
 /*
  * Muting: the accesses a group is neither told of nor asked about,
  * decided in the kernel before any event is made. Kinds of entry:
+ *
+ * A program entry (FSGATE_MUTE_EXE) is a performance aid, not a
+ * security boundary: it matches the program file the process was
+ * started from (mm->exe_file), which still names that program while the
+ * process runs other code (LD_PRELOAD, a plugin, a command it is told
+ * to run) and which a user may set to any program it can run
+ * (prctl(PR_SET_MM_MAP) in a user namespace of its own). So neither
+ * program entry ever hides a FAN_OPEN_EXEC_PERM event: an exec that a
+ * muted program starts is asked. FSGATE_MUTE_EXE_UID names the program
+ * run as one effective uid, which a user cannot take on unless it is
+ * that uid; a process, uid or cgroup entry names what only its owner or
+ * root controls.
  */
 #define FSGATE_MUTE_PROCESS	1	/* @id: a process (tgid) */
 #define FSGATE_MUTE_EXE		2	/* @dev, @id: a program's file */
 #define FSGATE_MUTE_UID		3	/* @id: an effective uid */
 #define FSGATE_MUTE_CGROUP	4	/* @id: a cgroup v2 and those below */
+/* @dev, @id: a program's file, run with effective uid @uid */
+#define FSGATE_MUTE_EXE_UID	5
 
 /* Flags of struct fsgate_mute_entry. */
 #define FSGATE_MUTE_DESCENDANTS	0x00000001	/* PROCESS: and what it forks */
@@ -550,15 +564,23 @@ struct fsgate_cache_flush {
  * @id: the tgid in the caller's pid namespace; the inode number of the
  *	program (as st_ino); the uid in the caller's user namespace; or
  *	the cgroup id (the cgroup2 directory's st_ino, or its file handle)
- * @dev: for %FSGATE_MUTE_EXE, the program's device (as st_dev); else 0
+ * @dev: for %FSGATE_MUTE_EXE and %FSGATE_MUTE_EXE_UID, the program's
+ *	device (as st_dev); else 0
+ * @uid: for %FSGATE_MUTE_EXE_UID, the effective uid in the caller's user
+ *	namespace; else 0
  * @reserved: must be zero
+ *
+ * @uid and @reserved were one __u64 @reserved before
+ * %FSGATE_FEATURE_MUTE_EXE_UID, which had to be zero: the layout and
+ * what older callers pass are unchanged.
  */
 struct fsgate_mute_entry {
 	__u32 type;
 	__u32 flags;
 	__u64 id;
 	__u64 dev;
-	__u64 reserved;
+	__u32 uid;
+	__u32 reserved;
 };
 
 /* Operations of struct fsgate_mute. */
@@ -646,6 +668,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_MARK_EVICTABLE	(1ULL << 18)	/* FSGATE_MARK_EVICTABLE */
 /* FSGATE_REPORT_FID_BITS and FSGATE_DIRENT_EVENTS */
 #define FSGATE_FEATURE_REPORT_FID	(1ULL << 19)
+/* FSGATE_MUTE_EXE_UID; program entries never hide FAN_OPEN_EXEC_PERM */
+#define FSGATE_FEATURE_MUTE_EXE_UID	(1ULL << 20)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
