@@ -9,7 +9,8 @@
 # the debug kernel (WARN, BUG, KASAN, kmemleak); the rest follow the
 # kernels' own formats for what a module cannot safely provoke in a
 # short boot (Oops, general protection fault, UBSAN, lockdep, sleeping
-# in atomic context, RCU stalls, hung tasks, soft lockups, panics).
+# in atomic context, RCU stalls, hung tasks, soft lockups, panics, and
+# kmemleak switching itself off, after which no leak would be reported).
 # Prints TAP.
 set -uo pipefail
 here=$(dirname "$0")
