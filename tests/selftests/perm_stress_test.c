@@ -3,7 +3,9 @@
  * Stress of the decision chain: eight processes open files at random
  * while three permission groups decide, one of them answering from four
  * threads in batches and out of order, one with a 50 ms timeout that it
- * sometimes misses. Every access must be accounted for at every tier.
+ * sometimes misses (its timeout verdict is allow). Every access must be
+ * accounted for at every tier, and get its file's verdict: the daemons
+ * deny files by number, so an answer that reached another access shows.
  * Then the daemons are killed at once while accesses wait: none is left
  * waiting.
  */
@@ -39,12 +41,26 @@ struct tally {
 	atomic_int allowed;
 	atomic_int denied;
 	atomic_int other;
+	atomic_int wrong;	/* a verdict its file cannot get */
 	atomic_bool stop;
 };
 
 static void file_name(char *buf, size_t len, int i)
 {
 	snprintf(buf, len, "%s/f%02d", dir, i % FILES);
+}
+
+/*
+ * The verdicts file @n can get while every daemon runs: the two top
+ * tiers, never late, deny multiples of 7 and of 5; the 50 ms tier denies
+ * multiples of 3 when it answers in time and lets the access through
+ * when it does not; the rest are allowed. 1: allow, -1: deny, 0: either.
+ */
+static int verdict_of(int n)
+{
+	if (n % 7 == 0 || n % 5 == 0)
+		return -1;
+	return n % 3 == 0 ? 0 : 1;
 }
 
 /* The file number an event fd names. */
@@ -63,10 +79,11 @@ static int file_of(int fd)
 static void worker(struct tally *t, unsigned int seed, int count)
 {
 	char path[128];
-	int i, fd;
+	int i, n, fd;
 
 	for (i = 0; count < 0 ? !atomic_load(&t->stop) : i < count; i++) {
-		file_name(path, sizeof(path), rand_r(&seed));
+		n = rand_r(&seed) % FILES;
+		file_name(path, sizeof(path), n);
 		fd = open(path, O_RDONLY);
 		if (fd >= 0)
 			atomic_fetch_add(&t->allowed, 1);
@@ -74,6 +91,9 @@ static void worker(struct tally *t, unsigned int seed, int count)
 			atomic_fetch_add(&t->denied, 1);
 		else
 			atomic_fetch_add(&t->other, 1);
+		if ((fd >= 0 && verdict_of(n) < 0) ||
+		    (fd < 0 && errno == EPERM && verdict_of(n) > 0))
+			atomic_fetch_add(&t->wrong, 1);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -149,6 +169,8 @@ static pid_t spawn_daemon(int kind, int ready)
 		.event_f_flags = O_RDONLY | O_CLOEXEC,
 		.priority = prio[kind],
 		.timeout_ms = kind == 2 ? 50 : PERM_LONG_MS,
+		.timeout_verdict = kind == 2 ? FSGATE_VERDICT_ALLOW :
+			FSGATE_VERDICT_DEFAULT,
 	};
 	pthread_t th[BATCH];
 	pid_t pid = fork();
@@ -268,6 +290,7 @@ TEST_F_TIMEOUT(chain, every_access_is_accounted_for_at_every_tier, 600)
 			TH_LOG("group %d", i);
 	}
 	EXPECT_EQ(0, atomic_load(&self->t->other));
+	EXPECT_EQ(0, atomic_load(&self->t->wrong));
 	EXPECT_EQ(total, atomic_load(&self->t->allowed) +
 			 atomic_load(&self->t->denied));
 	/* The top tier hears of every access, each lower one of what passed. */
