@@ -403,10 +403,18 @@ static pid_t leased(int g, const char *path, int type, int do_read,
 		return -1;
 	pid = lease_holder(path, type, do_read, p[1]);
 	close(p[1]);
-	if (answer_open && (next_event(g, WAIT_MS, &ev) || ev.fd < 0 ||
-			    answer(g, ev.fd, FAN_ALLOW) !=
-			    sizeof(struct fanotify_response)))
-		goto fail;
+	if (answer_open) {
+		if (next_event(g, WAIT_MS, &ev) || ev.fd < 0)
+			goto fail;
+		/*
+		 * Closed before the answer: the holder, woken by it, asks for
+		 * its lease at once, and an event fd still open would refuse
+		 * it a write lease (and a writable one a read lease).
+		 */
+		close(ev.fd);
+		if (fsgate_respond(g, ev.fd, FSGATE_ALLOW))
+			goto fail;
+	}
 	if (read(p[0], &c, 1) != 1)
 		goto fail;
 	close(p[0]);
