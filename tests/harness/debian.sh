@@ -5,9 +5,10 @@
 # tests/debian/system-test runs on each boot that ended in time): a
 # clean Debian 12 boot that reported is a pass, and the same boot with a
 # WARN in its console is a failure that shows the WARN. consoles/
-# debian.log is that clean boot's console, written as Debian's boots
-# print it, each line with its "\r" and, but for systemd's own status
-# lines, a timestamp; the WARN is the one tests/harness/crash recorded on
+# debian.log is that clean boot's console as recorded: the check boot of
+# the Debian system test on 6.1 (build/check/debian/6.1/console-check.log
+# of a make check run), each line with its "\r" and a timestamp but for
+# systemd's own; the WARN is the one tests/harness/crash recorded on
 # 6.1 (the first two lines of consoles/splats.log), put in after fsgate
 # loads. Prints TAP.
 set -uo pipefail
