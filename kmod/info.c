@@ -59,9 +59,7 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_info_len);
 
 /**
  * fsgate_info_perm_fill() - lay out a struct fsgate_info_perm
- * @buf: where it goes, with room for the record; only 4-byte aligned
- *	after FID records, which are padded as fanotify's, so the record
- *	is built aside and copied
+ * @buf: where it goes, 8-byte aligned, with room for the record
  * @id: the event's id
  * @deadline_ns: CLOCK_MONOTONIC ns of its deadline
  * @unbounded: it has none (then @deadline_ns is not reported)
