@@ -358,15 +358,14 @@ static int fsgate_mute_rule_make(const struct fsgate_mute_entry *entry,
 		rule->key = fsgate_pid_key(rule->pid);
 		rule->since = fsgate_clock_past(ktime_get_ns);
 		return 0;
-	case FSGATE_MUTE_EXE:
-		rule->dev = new_decode_dev(entry->dev);
-		return 0;
 	case FSGATE_MUTE_EXE_UID:
-		rule->dev = new_decode_dev(entry->dev);
 		uid = make_kuid(current_user_ns(), entry->uid);
 		if (!uid_valid(uid))
 			return -EINVAL;
 		rule->uid = from_kuid(&init_user_ns, uid);
+		fallthrough;
+	case FSGATE_MUTE_EXE:
+		rule->dev = new_decode_dev(entry->dev);
 		return 0;
 	case FSGATE_MUTE_UID:
 		uid = make_kuid(current_user_ns(), entry->id);
@@ -451,15 +450,14 @@ static bool fsgate_mute_rule_is(const struct fsgate_mute_rule *rule,
 	case FSGATE_MUTE_PROCESS:
 		/* By number: the process may be gone, its number with it. */
 		return pid_vnr(rule->pid) == entry->id;
+	case FSGATE_MUTE_EXE_UID:
+		if (from_kuid(current_user_ns(),
+			      make_kuid(&init_user_ns, rule->uid)) != entry->uid)
+			return false;
+		fallthrough;
 	case FSGATE_MUTE_EXE:
 		return rule->key == entry->id &&
 		       rule->dev == new_decode_dev(entry->dev);
-	case FSGATE_MUTE_EXE_UID:
-		return rule->key == entry->id &&
-		       rule->dev == new_decode_dev(entry->dev) &&
-		       from_kuid(current_user_ns(),
-				 make_kuid(&init_user_ns, rule->uid)) ==
-		       entry->uid;
 	case FSGATE_MUTE_UID:
 		return from_kuid(current_user_ns(),
 				 make_kuid(&init_user_ns, rule->key)) == entry->id;
@@ -607,14 +605,13 @@ static void fsgate_mute_rule_entry(const struct fsgate_mute_rule *rule,
 	case FSGATE_MUTE_PROCESS:
 		entry->id = pid_vnr(rule->pid);
 		break;
-	case FSGATE_MUTE_EXE:
-		entry->dev = new_encode_dev(rule->dev);
-		break;
 	case FSGATE_MUTE_EXE_UID:
-		entry->dev = new_encode_dev(rule->dev);
 		entry->uid = from_kuid_munged(current_user_ns(),
 					      make_kuid(&init_user_ns,
 							rule->uid));
+		fallthrough;
+	case FSGATE_MUTE_EXE:
+		entry->dev = new_encode_dev(rule->dev);
 		break;
 	case FSGATE_MUTE_UID:
 		entry->id = from_kuid_munged(current_user_ns(),
