@@ -352,6 +352,15 @@ TEST_F(harden, emfile_denies_and_reads_on)
 	close(g);
 }
 
+/* Become uid and gid 65534, with no capabilities; 0, or -1. */
+static int drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		return -1;
+	return 0;
+}
+
 /*
  * A local user's lease: a child that dropped to uid 65534 opens @path
  * (its own file), takes a lease of @type on it, ignores the SIGIO that a
@@ -367,8 +376,7 @@ static pid_t lease_holder(const char *path, int type, int do_read, int ready)
 	if (pid)
 		return pid;
 	signal(SIGIO, SIG_IGN);
-	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-	    setresuid(65534, 65534, 65534))
+	if (drop_to_nobody())
 		_exit(1);
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fcntl(fd, F_SETLEASE, type) ||
@@ -509,25 +517,6 @@ TEST_F(harden, lease_gives_notifications_o_path)
 	close(g);
 }
 
-/*
- * Run @fn in a child that dropped to uid and gid 65534 (no capabilities);
- * its exit status, or -1.
- */
-static int as_nobody(int (*fn)(void *), void *arg)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
-			_exit(255);
-		_exit(fn(arg));
-	}
-	return reap(pid);
-}
-
 /* An unprivileged reader of a group. */
 struct nobody_read {
 	int g;
@@ -539,9 +528,8 @@ struct nobody_read {
  * else the read()'s errno (a nonblocking group reports EAGAIN for an
  * event it dropped after poll() said one was there).
  */
-static int nobody_reads(void *arg)
+static int nobody_reads(const struct nobody_read *r)
 {
-	struct nobody_read *r = arg;
 	struct fanotify_event_metadata ev;
 	char c = 0;
 	ssize_t n;
@@ -578,7 +566,7 @@ static int open_read_by_nobody(int g, const char *path, int *res)
 	reader = fork();
 	if (!reader) {
 		close(p[0]);
-		_exit(as_nobody(nobody_reads, &r));
+		_exit(drop_to_nobody() ? 255 : nobody_reads(&r));
 	}
 	close(p[1]);
 	if (read(p[0], &c, 1) != 1) {
@@ -676,8 +664,7 @@ static int unprivileged_marks(int g, int fsgate, const char *dir,
 	pid = fork();
 	if (!pid) {
 		close(p[0]);
-		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
+		if (drop_to_nobody())
 			_exit(1);
 		for (i = 0; i < M_COUNT; i++) {
 			unsigned int cmd = path[i] ? FAN_MARK_ADD : FAN_MARK_FLUSH;
