@@ -80,7 +80,7 @@ GUEST_PROGS_MISSING := $(strip $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(B)/guest/run-suite $(B)/guest/demo_test \
 	 $(B)/guest/fsgate-run $(addprefix $(B)/guest/,$(PROGRAMS)) \
-	 $(B)/guest/fsgate-rules \
+	 $(B)/guest/fsgate-rules $(B)/guest/stallfs \
 	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
 .PHONY: all deps modules userspace guest check style demo install \
@@ -276,6 +276,12 @@ $(B)/guest/%_test: tests/selftests/%_test.c $(SELFTEST_UTIL) \
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -isystem $(KSFT) -o $@ $< \
 		$(SELFTEST_UTIL) $(B)/lib/libfsgate.a -lpthread
+
+# A FUSE server that never answers an open (libfuse3, from make deps).
+$(B)/guest/stallfs: tests/selftests/stallfs.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags fuse3) -o $@ $< \
+		$$(pkg-config --libs fuse3)
 
 $(B)/guest/run-suite: tests/guest/run-suite
 	@mkdir -p $(@D)

@@ -102,15 +102,36 @@ int fsgate_init_check(const struct fsgate_init *init)
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_init_check);
 
 /*
+ * Is @path's file opened by a server in userspace? FUSE (FS_HAS_SUBTYPE:
+ * fuse and fuseblk, which any user may mount through fusermount3 or in
+ * a user namespace) hands every open, and the permission check of a
+ * mount without default_permissions, to its server, which may never
+ * answer; nothing bounds that wait. An overlay's file is opened in the
+ * layer that holds its data, so that layer's filesystem is the one
+ * asked. (virtiofs has no subtype: its server is the host's.)
+ */
+static bool fsgate_event_user_served(const struct path *path)
+{
+	const struct inode *real = d_real_inode(path->dentry);
+
+	return real->i_sb->s_type->fs_flags & FS_HAS_SUBTYPE;
+}
+
+/*
  * The open flags of an event's fd. Anything but a regular file or a
  * directory (a FIFO, a socket, a device) gets an O_PATH fd: its own open
  * would block (a FIFO without a writer), fail (a socket) or act (a
  * device) on the daemon's behalf, and an O_PATH open runs none of it.
+ * So does a file a userspace server opens: the group's reader would wait
+ * on a server a local user runs, every access waiting on the group with
+ * it. The daemon may open the O_PATH fd itself (/proc/self/fd/N), in a
+ * thread it can afford to lose to the server.
  */
 static int fsgate_event_f_flags(struct fsgate_group *group,
 				const struct path *path)
 {
-	if (d_is_reg(path->dentry) || d_is_dir(path->dentry))
+	if ((d_is_reg(path->dentry) || d_is_dir(path->dentry)) &&
+	    !fsgate_event_user_served(path))
 		return group->event_f_flags;
 	return O_PATH | (group->event_f_flags & O_CLOEXEC);
 }

@@ -2,7 +2,7 @@
 # Sourced by tests/vm: lay out the guest's root file system.
 
 # In-tree modules the guest loads when the kernel has them as modules.
-GUEST_MODULES="loop crc32c_generic ext4 overlay"
+GUEST_MODULES="loop crc32c_generic ext4 overlay fuse"
 
 # Copy a host file to the same path under $1, decompressing .ko.xz.
 initramfs_copy() {

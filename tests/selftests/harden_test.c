@@ -517,6 +517,187 @@ TEST_F(harden, lease_gives_notifications_o_path)
 	close(g);
 }
 
+/* Where the guest keeps stallfs, a FUSE server that never answers opens. */
+#define STALLFS "/fsgate/bin/stallfs"
+
+/* Mount stallfs on @mnt; return the server's pid, or -1. */
+static pid_t stallfs_start(const char *mnt)
+{
+	char line[8] = "";
+	int p[2];
+	pid_t pid;
+
+	if (mkdir(mnt, 0755) || pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		close(p[0]);
+		close(p[1]);
+		execl(STALLFS, STALLFS, mnt, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid > 0 && (read(p[0], line, sizeof(line)) != 6 ||
+			memcmp(line, "ready\n", 6))) {
+		kill(pid, SIGKILL);
+		reap(pid);
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* Kill the server, which ends every open waiting on it, and unmount. */
+static void stallfs_stop(pid_t server, const char *mnt)
+{
+	kill(server, SIGKILL);
+	reap(server);
+	umount2(mnt, MNT_DETACH);
+}
+
+/*
+ * read() one event from @g; if it still waits after @sec seconds, a
+ * watchdog kills @server, which ends the wait (no signal to the reader
+ * does: a wait for a FUSE server's answer ends only with a fatal one).
+ * *@waited says whether the watchdog fired before the read returned.
+ */
+static ssize_t read_or_kill_server(int g, pid_t server,
+				   struct fanotify_event_metadata *ev, int sec,
+				   bool *waited)
+{
+	pid_t watchdog;
+	int fired[2];
+	ssize_t n;
+	char c;
+
+	*waited = false;
+	if (!readable(g, WAIT_MS) || pipe2(fired, O_NONBLOCK))
+		return -2;
+	watchdog = fork();
+	if (watchdog == 0) {
+		sleep(sec);
+		/* Said before the kill, so the reader cannot miss it. */
+		if (write(fired[1], "k", 1) == 1)
+			kill(server, SIGKILL);
+		_exit(0);
+	}
+	n = read(g, ev, sizeof(*ev));
+	if (watchdog > 0) {
+		kill(watchdog, SIGKILL);
+		reap(watchdog);
+	}
+	*waited = read(fired[0], &c, 1) == 1;
+	close(fired[0]);
+	close(fired[1]);
+	return n;
+}
+
+/*
+ * Mount a read-only overlay of @lower over an empty @dir/empty (without
+ * an upper layer, overlayfs wants two lower ones) on @dir/ovl, its path
+ * written to @ovl.
+ */
+static int overlay_on(const char *dir, const char *lower, char *ovl,
+		      size_t len)
+{
+	char empty[96], opts[208];
+
+	snprintf(ovl, len, "%s/ovl", dir);
+	snprintf(empty, sizeof(empty), "%s/empty", dir);
+	snprintf(opts, sizeof(opts), "lowerdir=%s:%s", lower, empty);
+	if (mkdir(ovl, 0755) || mkdir(empty, 0755))
+		return -1;
+	return mount("overlay", ovl, "overlay", MS_RDONLY, opts);
+}
+
+/*
+ * A FUSE server (any user may run one) that never answers an open must
+ * not stall the group: opening the event's fd would send the server an
+ * open and wait for its answer without any bound, every access waiting
+ * on the group with it. The event comes at once with an O_PATH fd, which
+ * the daemon answers; the allowed open then waits on the server, as it
+ * would without fsgate, and fails when the server dies. Through an
+ * overlay the open goes to the layer that holds the file: FUSE again.
+ */
+static void fuse_open_gives_o_path(struct __test_metadata *_metadata,
+				   const char *dir, bool overlay)
+{
+	struct fanotify_event_metadata ev;
+	char mnt[96], top[96], path[112];
+	struct stat st;
+	pid_t server, pid;
+	bool waited;
+	ssize_t n;
+	int g, err;
+
+	snprintf(mnt, sizeof(mnt), "%s/fuse", dir);
+	server = stallfs_start(mnt);
+	ASSERT_LT(0, server) TH_LOG("cannot start %s on %s", STALLFS, mnt);
+	snprintf(top, sizeof(top), "%s", mnt);
+	if (overlay)
+		ASSERT_EQ(0, overlay_on(dir, mnt, top, sizeof(top)))
+			TH_LOG("overlay over FUSE: %m");
+	snprintf(path, sizeof(path), "%s/file", top);
+	g = open_gate(top);
+	ASSERT_LE(0, g);
+	pid = spawn_open(path, O_RDONLY, 0);
+	n = read_or_kill_server(g, server, &ev, 3, &waited);
+	EXPECT_FALSE(waited) TH_LOG("read() waited on the server");
+	ASSERT_EQ(sizeof(ev), n) TH_LOG("read: %m");
+	EXPECT_TRUE(ev.mask & FAN_OPEN_PERM);
+	ASSERT_LE(0, ev.fd);
+	EXPECT_TRUE(fcntl(ev.fd, F_GETFL) & O_PATH);
+	ASSERT_EQ(0, fstat(ev.fd, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FAN_ALLOW));
+	if (overlay)
+		umount2(top, MNT_DETACH);
+	stallfs_stop(server, mnt);
+	/* Aborted in flight, or refused as the connection was gone. */
+	err = reap(pid);
+	EXPECT_TRUE(err == ECONNABORTED || err == ENOTCONN) TH_LOG("%d", err);
+	close(g);
+}
+
+TEST_F(harden, fuse_open_gives_o_path_at_once)
+{
+	fuse_open_gives_o_path(_metadata, self->dir, false);
+}
+
+TEST_F(harden, fuse_under_overlay_gives_o_path_at_once)
+{
+	fuse_open_gives_o_path(_metadata, self->dir, true);
+}
+
+/*
+ * fanotify, beside it, opens the event's fd in read() and waits there
+ * for as long as the server does: here until the test kills the server.
+ */
+TEST_F(harden, fanotify_waits_on_a_fuse_open)
+{
+	struct fanotify_event_metadata ev;
+	char mnt[96], path[112];
+	pid_t server, pid;
+	bool waited;
+	int f;
+
+	snprintf(mnt, sizeof(mnt), "%s/fuse", self->dir);
+	snprintf(path, sizeof(path), "%s/file", mnt);
+	server = stallfs_start(mnt);
+	ASSERT_LT(0, server) TH_LOG("cannot start %s on %s", STALLFS, mnt);
+	f = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, fanotify_mark(f, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				   FAN_OPEN_PERM, AT_FDCWD, mnt));
+	pid = spawn_open(path, O_RDONLY, 0);
+	read_or_kill_server(f, server, &ev, 3, &waited);
+	EXPECT_TRUE(waited);
+	stallfs_stop(server, mnt);
+	EXPECT_EQ(EPERM, reap(pid));
+	close(f);
+}
+
 /* An unprivileged reader of a group. */
 struct nobody_read {
 	int g;
