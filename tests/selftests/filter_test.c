@@ -795,6 +795,14 @@ TEST_F(filter, bad_mute_requests_change_nothing)
 	big[sizeof(req) + 3] = 0;
 	EXPECT_EQ(0, ioctl(g, FSGATE_IOC_MUTE, big));
 	EXPECT_EQ(1, fsgate_mute_list(g, NULL, 0, NULL));
+	/*
+	 * One number for every size: @size alone versions the struct, and
+	 * the number is the one callers built before that was said send.
+	 */
+	EXPECT_EQ(0xc050f521, FSGATE_IOC_MUTE);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(g, _IOWR(FSGATE_IOC_MAGIC, 0x21, big), big));
+	EXPECT_EQ(ENOTTY, errno);
 
 	/* The bound. */
 	ASSERT_EQ(0, fsgate_test_param("max_mutes", "2", old, sizeof(old)));

@@ -625,9 +625,15 @@ struct fsgate_mute {
 
 /*
  * ioctl(group fd, FSGATE_IOC_MUTE, struct fsgate_mute *) returns 0; with
- * %FSGATE_MUTE_LIST it writes @mode and @count back.
+ * %FSGATE_MUTE_LIST it writes @mode and @count back. The struct is
+ * versioned by its @size alone, which the module reads as
+ * copy_struct_from_user() intends (a longer struct's unknown bytes must
+ * be zero, a shorter one's missing fields count as zero): the number
+ * keeps %FSGATE_MUTE_SIZE_VER0 in its size bits however long the struct
+ * grows, so that every module knows the number every caller sends.
  */
-#define FSGATE_IOC_MUTE		_IOWR(FSGATE_IOC_MAGIC, 0x21, struct fsgate_mute)
+#define FSGATE_IOC_MUTE		_IOC(_IOC_READ | _IOC_WRITE, FSGATE_IOC_MAGIC, \
+				     0x21, FSGATE_MUTE_SIZE_VER0)
 
 /*
  * ---- Version and features ----
