@@ -52,7 +52,10 @@ stop() {
 # from /proc, until OUT holds PATTERN (PID in it stands for the shell's
 # pid, also left in $held), 10 s at most; 1 if it never did.
 held() {
-	rm -f $d/release $d/held.pid
+	# held.pid empty and writable by USER too; $d is root's.
+	rm -f $d/release
+	: >$d/held.pid
+	chmod 666 $d/held.pid
 	_body='echo $$ >'$d'/held.pid; '"$3"'; i=0
 		while [ ! -e '$d'/release ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done'
 	if [ -n "${4:-}" ]; then
