@@ -2,6 +2,11 @@
 /*
  * ktap-count - count leaf results of KTAP/TAP test output.
  *
+ * With --list it prints every leaf instead of the counts, one a line:
+ * "ok", "not ok" or "skip", a tab, its path (parents' names and its own
+ * joined with '/'), and for a skip a tab and its reason. tests/check
+ * holds that list against tests/manifest and tests/skips.
+ *
  * Exit status: 0 all counted results passed, 1 some failed, 2 nothing
  * was counted (a run that ran nothing must not look like a pass) or a
  * usage or I/O error.
@@ -18,7 +23,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ktap-count [--name LABEL] [--quiet] FILE...\n"
+		"usage: ktap-count [--name LABEL] [--quiet] [--list] FILE...\n"
 		"FILE may be '-' for standard input.\n");
 	exit(2);
 }
@@ -29,6 +34,20 @@ static void print_failure(void *ctx, const char *failure)
 
 	if (!quiet)
 		printf("not ok: %s\n", failure);
+}
+
+static void print_leaf(void *ctx, enum ktap_status status, const char *path,
+		       const char *reason)
+{
+	static const char *const word[] = {
+		[KTAP_PASS] = "ok", [KTAP_FAIL] = "not ok", [KTAP_SKIP] = "skip",
+	};
+
+	(void)ctx;
+	printf("%s\t%s", word[status], path);
+	if (status == KTAP_SKIP)
+		printf("\t%s", reason);
+	putchar('\n');
 }
 
 /* The default label names the inputs: "a.log,b.log". */
@@ -51,7 +70,7 @@ static char *join_names(char **names, int n)
 }
 
 /* Each file is its own set of streams: parser state never leaks across. */
-static void count_file(const char *path, bool *quiet,
+static void count_file(const char *path, bool *quiet, bool list,
 		       struct ktap_counts *total)
 {
 	bool is_stdin = !strcmp(path, "-");
@@ -62,6 +81,8 @@ static void count_file(const char *path, bool *quiet,
 	if (!f)
 		err(2, "%s", path);
 	ktap_parser_init(&p, print_failure, quiet);
+	if (list)
+		ktap_parser_list(&p, print_leaf, NULL);
 	if (ktap_parse_stream(&p, f))
 		err(2, "%s", path);
 	c = ktap_parser_finish(&p);
@@ -77,21 +98,26 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "name", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ktap_counts total = { 0 };
 	char *label = NULL, *default_label = NULL;
-	bool quiet = false;
+	bool quiet = false, list = false;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:qlh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			label = optarg;
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'l':
+			/* the failures are in the list already */
+			list = quiet = true;
 			break;
 		default:
 			usage();
@@ -104,10 +130,11 @@ int main(int argc, char **argv)
 						   argc - optind);
 
 	for (int i = optind; i < argc; i++)
-		count_file(argv[i], &quiet, &total);
+		count_file(argv[i], &quiet, list, &total);
 
-	printf("%s: %lu passed, %lu failed, %lu skipped\n", label,
-	       total.passed, total.failed, total.skipped);
+	if (!list)
+		printf("%s: %lu passed, %lu failed, %lu skipped\n", label,
+		       total.passed, total.failed, total.skipped);
 	if (fflush(stdout))
 		err(2, "stdout");
 	free(default_label);

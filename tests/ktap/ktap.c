@@ -15,11 +15,11 @@
 
 #include "ktap.h"
 
-enum ktap_status { KTAP_PASS, KTAP_FAIL, KTAP_SKIP };
-
 struct ktap_result {
 	enum ktap_status status;
+	bool unnamed;			/* @name is only its number */
 	char name[KTAP_NAME_MAX];
+	char reason[KTAP_NAME_MAX];	/* a skip's directive text */
 };
 
 void ktap_parser_init(struct ktap_parser *p, ktap_report_fn report,
@@ -30,24 +30,60 @@ void ktap_parser_init(struct ktap_parser *p, ktap_report_fn report,
 	p->report_ctx = ctx;
 }
 
+void ktap_parser_list(struct ktap_parser *p, ktap_list_fn list, void *ctx)
+{
+	p->list = list;
+	p->list_ctx = ctx;
+}
+
+/*
+ * Hold back a leaf: every failure, and every other leaf when listing.
+ * An empty @path stands for the name of the parent that closes it.
+ */
+static void add_entry(struct ktap_parser *p, enum ktap_status status,
+		      const char *reason, const char *path)
+{
+	struct ktap_entry *e;
+
+	if (p->nentries == p->entry_cap) {
+		p->entry_cap = p->entry_cap ? 2 * p->entry_cap : 16;
+		p->entries = reallocarray(p->entries, p->entry_cap,
+					  sizeof(*p->entries));
+		if (!p->entries)
+			err(2, "ktap");
+	}
+	e = &p->entries[p->nentries++];
+	e->status = status;
+	e->path = strdup(path);
+	e->reason = strdup(reason);
+	if (!e->path || !e->reason)
+		err(2, "ktap");
+}
+
 static void add_failure(struct ktap_parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
 
-	if (p->nfail == p->fail_cap) {
-		p->fail_cap = p->fail_cap ? 2 * p->fail_cap : 16;
-		p->fails = reallocarray(p->fails, p->fail_cap,
-					sizeof(*p->fails));
-		if (!p->fails)
-			err(2, "ktap");
-	}
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		err(2, "ktap");
 	va_end(ap);
-	p->fails[p->nfail++] = s;
+	add_entry(p, KTAP_FAIL, "", s);
+	free(s);
 	p->counts.failed++;
+}
+
+/* A leaf that passed or was skipped: only a list needs its name. */
+static void add_leaf(struct ktap_parser *p, enum ktap_status status,
+		     const char *reason, const char *path)
+{
+	if (status == KTAP_PASS)
+		p->counts.passed++;
+	else
+		p->counts.skipped++;
+	if (p->list)
+		add_entry(p, status, reason, path);
 }
 
 /*
@@ -65,7 +101,7 @@ static void close_level(struct ktap_parser *p, const char *name)
 	 * skip; without SKIP it ran nothing, which is no pass.
 	 */
 	if (l->plan == 0 && !l->nresults && l->skip_all)
-		p->counts.skipped++;
+		add_leaf(p, KTAP_SKIP, l->skip_reason, "");
 	else if (l->plan == 0 && !l->nresults)
 		add_failure(p, "plan (1..0: nothing ran)");
 	else if (l->plan >= 0 && l->nresults != l->plan)
@@ -73,12 +109,15 @@ static void close_level(struct ktap_parser *p, const char *name)
 			    l->plan, l->nresults);
 	if (!name)
 		name = l->subtest;
-	/* Everything that failed in this stream is below @name. */
-	for (size_t i = l->fail_start; *name && i < p->nfail; i++) {
-		if (asprintf(&path, "%s/%s", name, p->fails[i]) < 0)
+	/* Everything held back from this stream is below @name. */
+	for (size_t i = l->entry_start; *name && i < p->nentries; i++) {
+		struct ktap_entry *e = &p->entries[i];
+
+		if (asprintf(&path, *e->path ? "%s/%s" : "%s", name,
+			     e->path) < 0)
 			err(2, "ktap");
-		free(p->fails[i]);
-		p->fails[i] = path;
+		free(e->path);
+		e->path = path;
 	}
 }
 
@@ -96,13 +135,14 @@ static struct ktap_level *push_level(struct ktap_parser *p, int indent)
 		return parent;
 	if (parent && !parent->has_children) {
 		parent->has_children = true;
-		parent->child_fail_start = p->nfail;
+		parent->child_failed = p->counts.failed;
 	}
 	l = &p->levels[p->depth++];
 	memset(l, 0, sizeof(*l));
 	l->indent = indent;
 	l->plan = -1;
-	l->fail_start = p->nfail;
+	l->entry_start = p->nentries;
+	l->failed_start = p->counts.failed;
 	return l;
 }
 
@@ -114,22 +154,25 @@ static struct ktap_level *enter_level(struct ktap_parser *p, int indent,
 				      const char *name)
 {
 	struct ktap_level *l;
-	size_t closed_start = SIZE_MAX;
+	unsigned long closed_failed = 0;
+	bool closed = false;
 
 	while ((l = top_level(p)) && l->indent > indent) {
 		bool shallowest = p->depth == 1 ||
 				  p->levels[p->depth - 2].indent <= indent;
 
-		closed_start = l->fail_start;
+		/* the last one closed is the shallowest */
+		closed_failed = l->failed_start;
+		closed = true;
 		close_level(p, shallowest ? name : NULL);
 	}
 	if (l && l->indent == indent)
 		return l;
 	l = push_level(p, indent);
 	/* Deeper lines came before any at this indent: still a parent. */
-	if (closed_start != SIZE_MAX && !l->has_children) {
+	if (closed && !l->has_children) {
 		l->has_children = true;
-		l->child_fail_start = closed_start;
+		l->child_failed = closed_failed;
 	}
 	return l;
 }
@@ -146,6 +189,7 @@ static void count_result(struct ktap_parser *p, int indent,
 			 const struct ktap_result *r)
 {
 	struct ktap_level *l = enter_level(p, indent, r->name);
+	const char *name = r->name;
 
 	l->nresults++;
 	if (l->has_children) {
@@ -154,16 +198,19 @@ static void count_result(struct ktap_parser *p, int indent,
 		 * all passed means the test died half-way: count it.
 		 */
 		l->has_children = false;
-		if (r->status == KTAP_FAIL && p->nfail == l->child_fail_start)
+		if (r->status == KTAP_FAIL &&
+		    p->counts.failed == l->child_failed)
 			add_failure(p, "%s", r->name);
+		l->run[0] = '\0';
 		return;
 	}
-	if (r->status == KTAP_PASS)
-		p->counts.passed++;
-	else if (r->status == KTAP_SKIP)
-		p->counts.skipped++;
+	if (r->unnamed && l->run[0])
+		name = l->run;
+	if (r->status == KTAP_FAIL)
+		add_failure(p, "%s", name);
 	else
-		add_failure(p, "%s", r->name);
+		add_leaf(p, r->status, r->reason, name);
+	l->run[0] = '\0';
 }
 
 /* "ok N [-] [name] [# directive]" and "not ok ..." */
@@ -174,6 +221,7 @@ static bool parse_result(const char *s, struct ktap_result *r)
 	long num;
 
 	r->status = KTAP_PASS;
+	r->reason[0] = '\0';
 	if (!strncmp(s, "ok ", 3)) {
 		s += 3;
 	} else if (!strncmp(s, "not ok ", 7)) {
@@ -200,10 +248,15 @@ static bool parse_result(const char *s, struct ktap_result *r)
 		hash += strspn(hash, " #");
 		/* TAP: skipped and to-do results are neither pass nor fail */
 		if (!strncasecmp(hash, "SKIP", 4) ||
-		    !strncasecmp(hash, "TODO", 4))
+		    !strncasecmp(hash, "TODO", 4)) {
 			r->status = KTAP_SKIP;
+			hash += 4;
+			snprintf(r->reason, sizeof(r->reason), "%s",
+				 hash + strspn(hash, " "));
+		}
 	}
 	/* An unnamed test still needs a path component: use its number. */
+	r->unnamed = end == s;
 	if (end == s)
 		snprintf(r->name, sizeof(r->name), "%ld", num);
 	else
@@ -211,8 +264,11 @@ static bool parse_result(const char *s, struct ktap_result *r)
 	return true;
 }
 
-/* "1..N [# SKIP reason]": @skip tells whether the directive is SKIP. */
-static bool parse_plan(const char *s, long *plan, bool *skip)
+/*
+ * "1..N [# SKIP reason]": @skip tells whether the directive is SKIP,
+ * @reason (KTAP_NAME_MAX long) what follows it.
+ */
+static bool parse_plan(const char *s, long *plan, bool *skip, char *reason)
 {
 	char *end;
 
@@ -224,6 +280,11 @@ static bool parse_plan(const char *s, long *plan, bool *skip)
 	end += strspn(end, " ");
 	*skip = *end == '#' &&
 		!strncasecmp(end + 1 + strspn(end + 1, " "), "SKIP", 4);
+	reason[0] = '\0';
+	if (*skip) {
+		end += 1 + strspn(end + 1, " ") + 4;
+		snprintf(reason, KTAP_NAME_MAX, "%s", end + strspn(end, " "));
+	}
 	return true;
 }
 
@@ -238,10 +299,33 @@ static bool parse_subtest(const char *s, char *name)
 	return true;
 }
 
-static void set_plan(struct ktap_level *l, long plan, bool skip)
+static void set_plan(struct ktap_level *l, long plan, bool skip,
+		     const char *reason)
 {
 	l->plan = plan;
 	l->skip_all = skip;
+	snprintf(l->skip_reason, sizeof(l->skip_reason), "%s", reason);
+}
+
+/*
+ * The kselftest harness's "#  RUN           name ...": @name is what a
+ * following unnamed result at this indent stands for.
+ */
+static bool parse_run(const char *s, char *name)
+{
+	size_t len;
+
+	if (*s != '#')
+		return false;
+	s += 1 + strspn(s + 1, " ");
+	if (strncmp(s, "RUN ", 4))
+		return false;
+	s += 4 + strspn(s + 4, " ");
+	len = strlen(s);
+	if (len > 4 && !strcmp(s + len - 4, " ..."))
+		len -= 4;
+	snprintf(name, KTAP_NAME_MAX, "%.*s", (int)len, s);
+	return true;
 }
 
 /* "[    1.234567] " as printed in front of every dmesg line */
@@ -260,7 +344,8 @@ static const char *skip_timestamp(const char *s)
 void ktap_parse_line(struct ktap_parser *p, const char *line)
 {
 	const char *s = skip_timestamp(line);
-	char name[KTAP_NAME_MAX], *text;
+	char name[KTAP_NAME_MAX], reason[KTAP_NAME_MAX], *text;
+	struct ktap_level *l;
 	struct ktap_result r;
 	int indent = 0;
 	bool skip;
@@ -275,12 +360,16 @@ void ktap_parse_line(struct ktap_parser *p, const char *line)
 	if (!strncmp(text, "KTAP version ", 13) ||
 	    !strncmp(text, "TAP version ", 12))
 		start_stream(p, indent);
-	else if (parse_plan(text, &plan, &skip))
-		set_plan(enter_level(p, indent, NULL), plan, skip);
+	else if (parse_plan(text, &plan, &skip, reason))
+		set_plan(enter_level(p, indent, NULL), plan, skip, reason);
 	else if (parse_result(text, &r))
 		count_result(p, indent, &r);
 	else if (parse_subtest(text, name))
 		strcpy(enter_level(p, indent, NULL)->subtest, name);
+	/* Only within a stream at this indent: it opens or closes nothing. */
+	else if (parse_run(text, name) && (l = top_level(p)) &&
+		 l->indent == indent)
+		strcpy(l->run, name);
 	/* anything else is a diagnostic or unrelated log noise */
 	free(text);
 }
@@ -300,11 +389,16 @@ struct ktap_counts ktap_parser_finish(struct ktap_parser *p)
 {
 	while (p->depth)
 		close_level(p, NULL);
-	for (size_t i = 0; i < p->nfail; i++) {
-		if (p->report)
-			p->report(p->report_ctx, p->fails[i]);
-		free(p->fails[i]);
+	for (size_t i = 0; i < p->nentries; i++) {
+		struct ktap_entry *e = &p->entries[i];
+
+		if (e->status == KTAP_FAIL && p->report)
+			p->report(p->report_ctx, e->path);
+		if (p->list)
+			p->list(p->list_ctx, e->status, e->path, e->reason);
+		free(e->path);
+		free(e->reason);
 	}
-	free(p->fails);
+	free(p->entries);
 	return p->counts;
 }

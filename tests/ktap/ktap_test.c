@@ -21,6 +21,9 @@ struct outcome {
 	struct ktap_counts c;
 	int nfails;
 	char fails[MAX_FAILS][KTAP_NAME_MAX];
+	/* with list_text(): each leaf as "status path [reason]" */
+	int nleaves;
+	char leaves[MAX_FAILS][2 * KTAP_NAME_MAX];
 };
 
 static struct outcome out;
@@ -33,8 +36,19 @@ static void collect_failure(void *ctx, const char *failure)
 	snprintf(o->fails[o->nfails++], KTAP_NAME_MAX, "%s", failure);
 }
 
+static void collect_leaf(void *ctx, enum ktap_status status,
+			 const char *path, const char *reason)
+{
+	static const char *const word[] = { "ok", "not ok", "skip" };
+	struct outcome *o = ctx;
+
+	assert_true(o->nleaves < MAX_FAILS);
+	snprintf(o->leaves[o->nleaves++], sizeof(o->leaves[0]), "%s %s%s%s",
+		 word[status], path, *reason ? " " : "", reason);
+}
+
 /* Feed @text line by line, as ktap-count would for one file. */
-static void parse_text(const char *text)
+static void parse_lines(const char *text, bool list)
 {
 	struct ktap_parser p;
 	char *copy = strdup(text), *rest = copy, *line;
@@ -42,10 +56,17 @@ static void parse_text(const char *text)
 	assert_non_null(copy);
 	memset(&out, 0, sizeof(out));
 	ktap_parser_init(&p, collect_failure, &out);
+	if (list)
+		ktap_parser_list(&p, collect_leaf, &out);
 	while ((line = strsep(&rest, "\n")))
 		ktap_parse_line(&p, line);
 	out.c = ktap_parser_finish(&p);
 	free(copy);
+}
+
+static void parse_text(const char *text)
+{
+	parse_lines(text, false);
 }
 
 static void assert_counts(unsigned long passed, unsigned long failed,
@@ -263,6 +284,38 @@ static void test_kselftest_harness_output(void **state)
 	assert_string_equal(out.fails[0], "global.second");
 }
 
+/*
+ * The list names every leaf by its path: a case 6.1's kselftest harness
+ * skipped without a name takes the one its "RUN" line gave, a skipped
+ * program (nested "1..0 # SKIP") its parent's, a KUnit case its suite's.
+ */
+static void test_list_names_every_leaf(void **state)
+{
+	(void)state;
+	parse_lines("KTAP version 1\n1..3\n"
+		    "    TAP version 13\n    1..2\n"
+		    "    #  RUN           audit.first ...\n"
+		    "    ok 1 audit.first\n"
+		    "    #  RUN           audit.rule ...\n"
+		    "    #      SKIP      no rule\n"
+		    "    ok 2 # SKIP no rule\n"
+		    "ok 1 audit_test\n"
+		    "    1..0 # SKIP fatrace is not in the guest\n"
+		    "ok 2 fatrace_scenario_test # SKIP\n"
+		    "    KTAP version 1\n    # Subtest: fsgate_info\n    1..2\n"
+		    "    ok 1 parse # SKIP old audit\n"
+		    "    not ok 2 other\n"
+		    "not ok 3 fsgate_info\n", true);
+	assert_counts(1, 1, 3);
+	assert_int_equal(out.nleaves, 5);
+	assert_string_equal(out.leaves[0], "ok audit_test/audit.first");
+	assert_string_equal(out.leaves[1], "skip audit_test/audit.rule no rule");
+	assert_string_equal(out.leaves[2],
+			    "skip fatrace_scenario_test fatrace is not in the guest");
+	assert_string_equal(out.leaves[3], "skip fsgate_info/parse old audit");
+	assert_string_equal(out.leaves[4], "not ok fsgate_info/other");
+}
+
 static void test_stream_with_crlf(void **state)
 {
 	static char text[] = "TAP version 13\r\n1..1\r\nnot ok 1 crlf\r\n";
@@ -301,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_empty_input_counts_nothing),
 		cmocka_unit_test(test_kselftest_harness_output),
 		cmocka_unit_test(test_stream_with_crlf),
+		cmocka_unit_test(test_list_names_every_leaf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,8 +41,10 @@ result $? "status: loaded, the device, the parameters" $d/status.out
 scanner --no-cache $d/w >$d/scan.out 2>&1 &
 pids="$pids $!"
 fsgate-monitor -q -e open $d/w >$d/mon.out 2>&1 &
-pids="$pids $!"
-wait_text $d/scan.out watching && sleep 0.5
+mon=$!
+pids="$pids $mon"
+# Both groups listed and marked, which the listing below checks.
+wait_text $d/scan.out watching && wait_group $mon '$6 > 0'
 
 fsgatectl groups >$d/groups.out
 awk 'NR > 1 { print $3, $4, $5 }' $d/groups.out >$d/order.out
@@ -56,7 +58,10 @@ grep -q '^\[{"id":[0-9]*,"pid":[0-9]*,"comm":"scanner","class":"content","priori
 	$d/groups.json
 result $? "groups --json: one array, the fields named" $d/groups.json
 
-(sleep 0.3; for i in $(seq 0 49); do cat $d/w/f$i; done >/dev/null) &
+# The opens after top's first frame, in the interval of its second: top
+# prints a frame, flushed, at the end of each interval.
+(wait_text $d/top.out '^fsgatectl top' >/dev/null &&
+	for i in $(seq 0 49); do cat $d/w/f$i; done >/dev/null) &
 fsgatectl top -d 1.5 -n 2 >$d/top.out
 st=$?
 awk '$2 == "scanner" && $6 > 0 { found = 1 } END { exit !found }' $d/top.out

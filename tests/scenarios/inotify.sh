@@ -12,6 +12,7 @@ d=/tmp/inotify.$$
 mkdir -p $d/w
 mount -t tmpfs inotify $d/w || exit 1
 echo hello >$d/w/clean
+echo last >$d/w/last
 echo "X5O!P%@AP[4\\PZX54(P^)7CC)7}\$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!\$H+H*" \
 	>$d/w/eicar
 pids=
@@ -30,14 +31,18 @@ pids="$pids $!"
 trace $d/w >$d/trace.out 2>$d/trace.err &
 pids="$pids $!"
 wait_text $d/ino.err 'Watches established' &&
-	wait_text $d/trace.err watching && sleep 0.5
+	wait_text $d/trace.err watching && wait_text $d/scan.out watching
 ready=$?
 
 cat $d/w/clean >/dev/null
 echo more >>$d/w/clean
 cat $d/w/eicar >/dev/null 2>$d/denied.err
 denied=$?
-sleep 1
+# A last open, after the denied one: once inotifywait and the tracer
+# report it, anything they were to hear of the denied open is in too.
+cat $d/w/last >/dev/null
+wait_text $d/ino.out "^OPEN $d/w/last" &&
+	wait_text $d/trace.out " $d/w/last\$"
 
 echo "1..5"
 result $ready "inotifywait, the scanner and the tracer start" $d/ino.err

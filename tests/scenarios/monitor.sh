@@ -38,12 +38,38 @@ start() {
 	eval "pid_$name=$!"
 	wait_text $d/$name.err 'Watches established'
 }
-# stop NAME: end it with SIGTERM; its exit status.
+# stop NAME: end it with SIGTERM once it has read every event queued
+# for it (the accesses before were queued as they happened); its exit
+# status.
 stop() {
 	eval "_p=\$pid_$1"
-	sleep 0.5
+	wait_group $_p '$7 == 0'
 	kill $_p
 	wait $_p
+}
+# held OUT PATTERN BODY [USER]: sh -c BODY (as USER) in the background,
+# kept alive after BODY, so that the monitor can read its comm and uid
+# from /proc, until OUT holds PATTERN (PID in it stands for the shell's
+# pid, also left in $held), 10 s at most; 1 if it never did.
+held() {
+	# held.pid empty and writable by USER too; $d is root's.
+	rm -f $d/release
+	: >$d/held.pid
+	chmod 666 $d/held.pid
+	_body='echo $$ >'$d'/held.pid; '"$3"'; i=0
+		while [ ! -e '$d'/release ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done'
+	if [ -n "${4:-}" ]; then
+		su -s /bin/sh "$4" -c "$_body" &
+	else
+		sh -c "$_body" &
+	fi
+	_h=$!
+	wait_text $d/held.pid . && held=$(cat $d/held.pid) &&
+		wait_text "$1" "$(echo "$2" | sed "s/PID/$held/")"
+	_st=$?
+	touch $d/release
+	wait $_h
+	return $_st
 }
 
 echo "1..14"
@@ -68,12 +94,13 @@ fsgate-monitor $d/nonexistent >$d/missing.out 2>&1
 result $? "a path that cannot be watched exits 1" $d/missing.out
 
 # Text: the directory with its files, every event. The readers stay
-# alive a second, so that their comm and uid can be read.
+# alive until their open is reported, so that their comm and uid can be
+# read.
 start text $d/w
-sh -c 'echo $$ >'$d'/sh.pid; exec 3<'$d'/w/a; sleep 1; true'
-su -s /bin/sh nobody -c 'exec 3<'$d'/w/a; sleep 1; true'
+held $d/text.out "^[0-9:.]* PID sh 0 OPEN $d/w/a\$" "exec 3<$d/w/a"
+shpid=$held
+held $d/text.out "^[0-9:.]* [0-9]* sh 65534 OPEN $d/w/a\$" "exec 3<$d/w/a" nobody
 stop text
-shpid=$(cat $d/sh.pid)
 grep -q "^[0-9:.]* $shpid sh 0 OPEN $d/w/a\$" $d/text.out &&
 	grep -q "^[0-9:.]* $shpid sh 0 CLOSE_NOWRITE $d/w/a\$" $d/text.out
 result $? "text: time, pid, comm, uid, event and path of an open and its close" \
@@ -85,7 +112,7 @@ result $? "a directory mark does not reach into subdirectories" $d/text.out
 
 # JSON, for one event type.
 start json --json -e close_write $d/w
-sh -c 'echo more >>'$d'/w/a; sleep 1; true'
+held $d/json.out '"CLOSE_WRITE"' "echo more >>$d/w/a"
 cat $d/w/a >/dev/null
 stop json
 grep -q '^{"time":"[0-9-]*T[0-9:.]*Z","pid":[0-9]*,"comm":"sh","uid":0,"events":\["CLOSE_WRITE"\],"path":"'$d'/w/a"}$' \
@@ -100,7 +127,8 @@ tail -f $d/w/a >/dev/null &
 t1=$!
 tail -f $d/w/sub/b >/dev/null &
 t2=$!
-sleep 1
+# tail's open reported; the other two came before it.
+wait_text $d/filt.out "^[0-9:.]* $t2 tail 0 OPEN $d/w/sub/b\$"
 kill $t1 $t2
 stop filt
 grep -q "^[0-9:.]* $t2 tail 0 OPEN $d/w/sub/b\$" $d/filt.out &&
@@ -146,7 +174,7 @@ wait $mon
 result $? "--timeout with an event exits 0" $d/timeout2.out
 
 start journal --journal -e open $d/w
-sh -c 'exec 3<'$d'/w/a; sleep 1; true'
+held $d/journal.err "^fsgate-monitor: OPEN $d/w/a by sh (pid PID)\$" "exec 3<$d/w/a"
 stop journal
 grep -q "^fsgate-monitor: OPEN $d/w/a by sh (pid [0-9]*)\$" $d/journal.err
 result $? "--journal without a journal: the lines go to stderr" $d/journal.err

@@ -70,15 +70,7 @@ start() {
 # waiting: until an access waits for an answer from $scan's group (its
 # pending column in /proc/fsgate/groups), at most 10 s; a sleep would let
 # an open that had not yet started pass as one the scanner left waiting.
-waiting() {
-	i=0
-	until awk -v p="$scan" '$2 == p && $10 > 0 { f = 1 } END { exit !f }' \
-		/proc/fsgate/groups; do
-		[ $i -ge 100 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+waiting() { wait_group "$scan" '$10 > 0'; }
 # opens FILE: cat's exit status and its error message in $d/err.
 opens() { cat "$1" >/dev/null 2>$d/err; }
 # stats: the statistics line SIGUSR1 logs.

@@ -15,7 +15,8 @@ ready=$?
 
 sh -c 'echo $$ >'$d'.pid1; exec cat '$d'/a >/dev/null'
 sh -c 'echo more >>'$d'/a; echo $$ >'$d'.pid2'
-sleep 1
+# The appending shell's close, the last access, read and printed.
+wait_text $d.out "^$(cat $d.pid2) [A-Z]*C[A-Z]* $d/a\$"
 kill $tracer
 wait $tracer 2>/dev/null
 

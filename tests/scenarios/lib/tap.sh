@@ -19,12 +19,37 @@ result() {
 }
 
 # wait_text FILE TEXT: until FILE holds TEXT (a grep pattern), 10 s at
-# most; 1 if it never did. (Not wait_for: scenarios have their own.)
+# most; 1 if it never did, saying so as a TAP comment. (Not wait_for:
+# scenarios have their own.)
 wait_text() {
 	_i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
 		_i=$((_i + 1))
-		[ $_i -le 100 ] || return 1
+		if [ $_i -gt 100 ]; then
+			echo "# wait_text: after 10 s $1 still lacks '$2'"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# wait_group PID CONDITION: until the fsgate group of process PID meets
+# CONDITION, an awk expression on its line of /proc/fsgate/groups ($6
+# marks, $7 queued: events not yet read, $8 delivered, $10 pending:
+# accesses waiting for its answer), 10 s at most; 1 if it never did,
+# saying so. The state itself, where a sleep would only guess that a
+# listener has marked, read its events or left an access waiting.
+wait_group() {
+	_i=0
+	until awk -v p="$1" "\$2 == p && ($2) { f = 1 } END { exit !f }" \
+		/proc/fsgate/groups 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 100 ]; then
+			echo "# wait_group: after 10 s the group of pid $1 still not at $2:"
+			awk -v p="$1" 'NR == 1 || $2 == p' /proc/fsgate/groups 2>&1 |
+				sed 's/^/#   /'
+			return 1
+		fi
 		sleep 0.1
 	done
 }
