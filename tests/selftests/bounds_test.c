@@ -87,23 +87,29 @@ FIXTURE_TEARDOWN(bounds)
 }
 
 /*
- * Wait up to @ms for @pid: its exit status, -2 if it is still running
- * (then it is left running), -1 on error.
+ * Wait for @pid until @ms after @t0 (CLOCK_MONOTONIC; NULL: now): its
+ * exit status, -2 if it is still running then (it is left running), -1
+ * on error.
  */
-static int reap_within(pid_t pid, int ms)
+static int reap_within(pid_t pid, const struct timespec *t0, long ms)
 {
-	int status, waited;
+	struct timespec now;
+	int status;
 	pid_t r;
 
-	for (waited = 0;; waited += 10) {
+	if (!t0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		t0 = &now;
+	}
+	for (;;) {
 		r = waitpid(pid, &status, WNOHANG);
 		if (r == pid)
 			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 		if (r < 0)
 			return -1;
-		if (waited >= ms)
+		if (ms_since(t0) >= ms)
 			return -2;
-		usleep(10000);
+		usleep(5000);
 	}
 }
 
@@ -176,6 +182,7 @@ TEST_F(bounds, parameters_out_of_range_are_refused)
  */
 TEST_F(bounds, a_chain_of_slow_tiers_ends_at_the_ceiling)
 {
+	struct timespec t0;
 	static const struct { unsigned int prio, verdict; } groups[] = {
 		{ 3000, FSGATE_VERDICT_ALLOW },
 		{ 2000, FSGATE_VERDICT_ALLOW },
@@ -192,8 +199,10 @@ TEST_F(bounds, a_chain_of_slow_tiers_ends_at_the_ceiling)
 		ASSERT_LE(0, g[i]);
 		ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->dir));
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = spawn_open(self->file, O_RDONLY, 0);
-	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS + 500));
+	EXPECT_EQ(EPERM, reap_within(pid, &t0, 500 + late_ms()));
+	EXPECT_LE(500 - JIFFY_MS, ms_since(&t0));
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, fsgate_stats(g[i], &st));
 		EXPECT_EQ(1, st.asked) TH_LOG("group %d", i);
@@ -214,6 +223,7 @@ TEST_F(bounds, a_chain_of_slow_tiers_ends_at_the_ceiling)
  */
 TEST_F(bounds, the_ceiling_ends_a_wait_and_leaves_later_tiers_unasked)
 {
+	struct timespec t0;
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
 	int hsm, scan;
@@ -228,10 +238,12 @@ TEST_F(bounds, the_ceiling_ends_a_wait_and_leaves_later_tiers_unasked)
 	ASSERT_LE(0, scan);
 	ASSERT_EQ(0, perm_mark(hsm, FAN_OPEN_PERM, self->dir));
 	ASSERT_EQ(0, perm_mark(scan, FAN_OPEN_PERM, self->dir));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = spawn_open(self->file, O_RDONLY, 0);
 	ASSERT_EQ(0, next_event(hsm, WAIT_MS, &ev));
 	/* The HSM takes the whole ceiling, then allows: too late. */
-	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS + 1000));
+	EXPECT_EQ(EPERM, reap_within(pid, &t0, 1000 + late_ms()));
+	EXPECT_LE(1000 - JIFFY_MS, ms_since(&t0));
 	EXPECT_EQ(-1, answer(hsm, ev.fd, FSGATE_ALLOW));
 	EXPECT_EQ(ENOENT, errno);
 	ASSERT_EQ(0, fsgate_stats(hsm, &st));
@@ -272,12 +284,12 @@ TEST_F(bounds, an_unbounded_group_is_refused_unless_allowed)
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
 	pid = spawn_open(self->file, O_RDONLY, 0);
 	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
-	EXPECT_EQ(-2, reap_within(pid, 1000));
+	EXPECT_EQ(-2, reap_within(pid, NULL, 1000));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.pending);
 	EXPECT_EQ(sizeof(struct fanotify_response),
 		  answer(g, ev.fd, FSGATE_DENY));
-	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
+	EXPECT_EQ(EPERM, reap_within(pid, NULL, WAIT_MS));
 	close(g);
 }
 
@@ -287,6 +299,7 @@ TEST_F(bounds, an_unbounded_group_is_refused_unless_allowed)
  */
 TEST_F(bounds, withdrawn_permission_puts_unbounded_groups_under_the_ceiling)
 {
+	struct timespec t0;
 	struct fsgate_stats st;
 	pid_t pid;
 	int g;
@@ -298,8 +311,10 @@ TEST_F(bounds, withdrawn_permission_puts_unbounded_groups_under_the_ceiling)
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
 	ASSERT_EQ(0, fsgate_test_param("allow_unbounded_waits", "0", NULL, 0));
 	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "300", NULL, 0));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = spawn_open(self->file, O_RDONLY, 0);
-	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
+	EXPECT_EQ(EPERM, reap_within(pid, &t0, 300 + late_ms()));
+	EXPECT_LE(300 - JIFFY_MS, ms_since(&t0));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.timedout);
 	close(g);
@@ -343,7 +358,7 @@ TEST_F(bounds, the_first_deny_ends_a_tier)
 	/* The second member denies; the first never answers in time. */
 	EXPECT_EQ(sizeof(struct fanotify_response),
 		  answer(g[1], ev[1].fd, FSGATE_DENY_ERRNO(EIO)));
-	EXPECT_EQ(EIO, reap_within(pid, WAIT_MS));
+	EXPECT_EQ(EIO, reap_within(pid, NULL, WAIT_MS));
 	ASSERT_EQ(0, fsgate_stats(g[0], &st));
 	EXPECT_EQ(0, st.pending);
 	EXPECT_EQ(1, st.cancelled);
@@ -365,10 +380,10 @@ TEST_F(bounds, an_allow_waits_for_the_rest_of_the_tier)
 	ASSERT_EQ(0, ask_a_tier_of_two(self->dir, self->file, g, ev, &pid));
 	EXPECT_EQ(sizeof(struct fanotify_response),
 		  answer(g[0], ev[0].fd, FSGATE_ALLOW));
-	EXPECT_EQ(-2, reap_within(pid, 300));
+	EXPECT_EQ(-2, reap_within(pid, NULL, 300));
 	EXPECT_EQ(sizeof(struct fanotify_response),
 		  answer(g[1], ev[1].fd, FSGATE_DENY));
-	EXPECT_EQ(EPERM, reap_within(pid, WAIT_MS));
+	EXPECT_EQ(EPERM, reap_within(pid, NULL, WAIT_MS));
 	for (i = 0; i < 2; i++)
 		close(g[i]);
 }
@@ -444,6 +459,7 @@ static pid_t spawn_write(int fd, const char *s)
 
 TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
 {
+	struct timespec t0;
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
 	pid_t opener, freezer, writer;
@@ -453,6 +469,7 @@ TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
 	g = hsm_group(3000);
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->mnt));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	opener = spawn_open(self->file, O_WRONLY | O_TRUNC, 0);
 	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
 	freezer = spawn_freeze(self->mnt);
@@ -461,13 +478,14 @@ TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
 	writer = spawn_write(ev.fd, "restored\n");
 
 	/* The ceiling ends the wait: the HSM's timeout verdict, allow. */
-	EXPECT_EQ(0, reap_within(opener, 2000 + WAIT_MS));
-	EXPECT_EQ(0, reap_within(freezer, WAIT_MS));
+	EXPECT_EQ(0, reap_within(opener, &t0, 2000 + late_ms()));
+	EXPECT_LE(2000 - JIFFY_MS, ms_since(&t0));
+	EXPECT_EQ(0, reap_within(freezer, NULL, WAIT_MS));
 	fd = open(self->mnt, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, ioctl(fd, FITHAW, 0));
 	close(fd);
-	EXPECT_EQ(0, reap_within(writer, WAIT_MS));
+	EXPECT_EQ(0, reap_within(writer, NULL, WAIT_MS));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.timedout);
 	EXPECT_EQ(-1, answer(g, ev.fd, FSGATE_ALLOW));

@@ -35,6 +35,20 @@ void write_file(const char *path, const char *s);
 /* Milliseconds since @t0 (CLOCK_MONOTONIC). */
 long ms_since(const struct timespec *t0);
 
+/*
+ * How much later than its bound a bounded wait may be seen to end: the
+ * module's timer fires on time, but the woken access and the test must
+ * then be scheduled, in a TCG guest: within a second on the stock
+ * kernels, a few on the debug kernel (KASAN, lockdep, kmemleak).
+ */
+long late_ms(void);
+
+/*
+ * How much earlier than its bound a wait may end: a timeout of n jiffies
+ * expires n - 1 to n jiffy periods after it is set (10 ms at HZ=100).
+ */
+#define JIFFY_MS 10
+
 /* A pre-content group whose event fds are writable, as an HSM needs;
  * it waits PERM_LONG_MS. */
 int hsm_group(unsigned int priority);
