@@ -752,15 +752,18 @@ TEST_F(perm, the_hsm_fills_before_the_scanner_reads)
 /* fanotify_order=first (6.1 only) puts fsgate ahead of every in-tree group. */
 static int fsgate_outranks_fanotify(void)
 {
-	char order[16] = "";
-	FILE *f = fopen("/sys/module/fsgate/parameters/fanotify_order", "re");
+	char order[16];
 
-	if (f) {
-		if (!fgets(order, sizeof(order), f))
-			order[0] = '\0';
-		fclose(f);
-	}
-	return !strcmp(order, "first\n");
+	return !fanotify_order(order, sizeof(order)) && !strcmp(order, "first");
+}
+
+/* A boot made for one fanotify_order (tests/check) has it. */
+TEST(the_module_has_the_fanotify_order_the_boot_asked_for)
+{
+	char order[16];
+
+	ASSERT_EQ(0, fanotify_order(order, sizeof(order)));
+	EXPECT_STREQ(fanotify_order_wanted(), order);
 }
 
 /* Answer the group that asks first with @first, the other with allow. */

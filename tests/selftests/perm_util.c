@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/utsname.h>
@@ -157,6 +158,28 @@ long ms_since(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0->tv_sec) * 1000 +
 	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+int fanotify_order(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/module/fsgate/parameters/fanotify_order", "re");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, len, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+const char *fanotify_order_wanted(void)
+{
+	const char *want = getenv("FSGATE_FANOTIFY_ORDER");
+
+	return want ? want : "content";
 }
 
 long late_ms(void)

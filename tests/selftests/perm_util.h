@@ -36,6 +36,19 @@ void write_file(const char *path, const char *s);
 long ms_since(const struct timespec *t0);
 
 /*
+ * The module's fanotify_order ("content" or "first") into @buf; 0, or
+ * -1 if it cannot be read.
+ */
+int fanotify_order(char *buf, size_t len);
+
+/*
+ * How the boot was asked to load the module: FSGATE_FANOTIFY_ORDER
+ * (tests/check sets it for the boots with fanotify_order=first), else
+ * the default, "content".
+ */
+const char *fanotify_order_wanted(void);
+
+/*
  * How much later than its bound a bounded wait may be seen to end: the
  * module's timer fires on time, but the woken access and the test must
  * then be scheduled, in a TCG guest: within a second on the stock
