@@ -81,24 +81,32 @@ void fsgate_event_done(struct fsgate_group *group,
 		fsgate_event_free(event);
 }
 
-/* The queue's last event absorbs @mask if it is about the same access. */
+/*
+ * As fanotify_merge(): an event merges into any of the last
+ * FSGATE_EVENT_MERGE_MAX queued events of the same process about the
+ * same file, not only the last one; never into a permission event.
+ */
 static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 			       const struct path *path, struct pid *pid)
 {
-	struct fsgate_event *last;
+	struct fsgate_event *old;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&group->queue_lock);
-	if (list_empty(&group->queue))
-		return false;
-	last = list_last_entry(&group->queue, struct fsgate_event, node);
-	if (last == &group->overflow || fsgate_is_perm(last) || last->pid != pid ||
-	    !path_equal(&last->path, path))
-		return false;
-	last->mask |= mask;
-	return true;
+	list_for_each_entry_reverse(old, &group->queue, node) {
+		if (old == &group->overflow || fsgate_is_perm(old))
+			continue;
+		if (++n > FSGATE_EVENT_MERGE_MAX)
+			break;
+		if (old->pid == pid && path_equal(&old->path, path)) {
+			old->mask |= mask;
+			return true;
+		}
+	}
+	return false;
 }
 
-/* Under @queue_lock: nothing to add, to a group gone or to a merging tail. */
+/* Under @queue_lock: nothing to add, to a group gone or to a queued event. */
 static bool fsgate_event_absorbed(struct fsgate_group *group, u32 mask,
 				  const struct path *path, struct pid *pid)
 {
@@ -135,7 +143,7 @@ static void fsgate_event_overflow(struct fsgate_group *group)
 	fsgate_event_enqueue(group, &group->overflow);
 }
 
-/* Allocate and queue an event the tail did not absorb when last looked at. */
+/* Allocate and queue an event the queue did not absorb when last looked at. */
 static void fsgate_event_add(struct fsgate_group *group, u32 mask,
 			     const struct path *path, struct pid *pid)
 {
@@ -155,7 +163,7 @@ static void fsgate_event_add(struct fsgate_group *group, u32 mask,
 	}
 	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
-	/* The lock was dropped to allocate: the tail may have changed. */
+	/* The lock was dropped to allocate: the queue may have changed. */
 	if (fsgate_event_absorbed(group, mask, path, pid))
 		goto out_unlock;
 	if (!event || !fsgate_event_room(group)) {
@@ -175,8 +183,8 @@ out_unlock:
 
 /*
  * As fanotify_merge(): a FID-mode event merges into any of the last
- * FSGATE_FID_MERGE_MAX queued events of the same process that it equals
- * (fsgate_fid_mergeable()), not only the last one.
+ * FSGATE_EVENT_MERGE_MAX queued events of the same process that it
+ * equals (fsgate_fid_mergeable()), not only the last one.
  */
 static bool fsgate_event_merge_fid(struct fsgate_group *group, u32 mask,
 				   const struct fsgate_fid *fid,
@@ -189,7 +197,7 @@ static bool fsgate_event_merge_fid(struct fsgate_group *group, u32 mask,
 	list_for_each_entry_reverse(old, &group->queue, node) {
 		if (old == &group->overflow || !old->fid)
 			continue;
-		if (++n > FSGATE_FID_MERGE_MAX)
+		if (++n > FSGATE_EVENT_MERGE_MAX)
 			break;
 		if (old->pid == pid &&
 		    fsgate_fid_mergeable(old->mask, old->fid, mask, fid)) {
@@ -256,9 +264,9 @@ out_unlock:
  * @path: the file; NULL for an event without one (FID-mode groups only)
  * @src: what a group with FSGATE_REPORT_FID_BITS is told; else NULL
  *
- * Merges with the last queued event when it is the same file and the
- * same process (a FID-mode event as fanotify merges it, see
- * fsgate_event_merge_fid()). A full queue gets one overflow event and
+ * Merges, as fanotify does, into a queued event of the same process
+ * about the same file (fsgate_event_merge(); a FID-mode event into one
+ * it equals, fsgate_event_merge_fid()). A full queue gets one overflow event and
  * drops the rest until the reader catches up; the accessing process
  * never waits. The merge is tried before anything is allocated: a reader
  * running late sees an access's events merge, and those cost no

@@ -17,6 +17,9 @@ struct fsgate_group;
 struct file;
 struct pid;
 
+/* fanotify merges an event into one of at most this many queued before it. */
+#define FSGATE_EVENT_MERGE_MAX	128
+
 /**
  * struct fsgate_fid_src - what a FID-mode group's event is built from
  * @data: fsnotify's data of the event

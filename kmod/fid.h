@@ -55,9 +55,6 @@ struct fsgate_fid {
 	u8 buf[] __aligned(4);
 };
 
-/* fanotify merges an event with one of at most this many queued before it. */
-#define FSGATE_FID_MERGE_MAX	128
-
 u32 fsgate_fid_event_mask(u32 group_flags, u32 event, u32 marks, u32 ignore,
 			  const struct inode *dir);
 struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -800,6 +801,133 @@ TEST_F(fs, exec_reports_open_exec)
 	EXPECT_EQ(1, drain(self->g, prog, &s));
 	EXPECT_EQ(FAN_OPEN_EXEC, s.mask);
 	EXPECT_EQ(pid, s.pid);
+}
+
+/*
+ * The fd-mode workload in @dir: two files written and read, one of them
+ * again (its events merge with the first, unread), the directory
+ * listed, and a child's read (another pid: an event of its own).
+ */
+static void fd_workload(const char *dir)
+{
+	char f1[PATH_MAX], f2[PATH_MAX];
+	pid_t pid;
+	int fd;
+
+	snprintf(f1, sizeof(f1), "%s/f1", dir);
+	snprintf(f2, sizeof(f2), "%s/f2", dir);
+	fd = open(f1, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "abc", 3) != 3)
+			perror("write");
+		close(fd);
+	}
+	touch_read(f2);
+	touch_read(f1);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	pid = fork();
+	if (pid == 0) {
+		touch_read(f2);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+}
+
+/*
+ * Mark @dir (inode mark, its children and itself) in a group that
+ * @fsgate_side says, run fd_workload() there and read what came into
+ * @buf; the records' fds are closed after naming each object in @out,
+ * one line an event: mask, then the file and whose access it was. The
+ * fds and pids, which differ between the sides, are zeroed in @buf.
+ */
+static ssize_t hear_fds_alone(bool fsgate_side, const char *dir,
+			      char *buf, size_t len, char *out, size_t room)
+{
+	struct fanotify_event_metadata *ev;
+	char link[64], got[PATH_MAX];
+	const uint64_t mask = FAN_OPEN | FAN_ACCESS | FAN_MODIFY |
+			      FAN_CLOSE_WRITE | FAN_CLOSE_NOWRITE |
+			      FAN_EVENT_ON_CHILD | FAN_ONDIR;
+	ssize_t total, n, got_len, o = 0;
+	int g, ret;
+
+	g = fsgate_side ? group(0) :
+	    fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC,
+			  O_RDONLY | O_CLOEXEC);
+	if (g < 0)
+		return -1;
+	ret = fsgate_side ?
+	      fsgate_mark(g, FSGATE_MARK_ADD, mask, AT_FDCWD, dir) :
+	      fanotify_mark(g, FAN_MARK_ADD, mask, AT_FDCWD, dir);
+	if (ret) {
+		close(g);
+		return -1;
+	}
+	fd_workload(dir);
+	total = n = read(g, buf, len);
+	close(g);
+	out[0] = '\0';
+	for (ev = (void *)buf; n > 0 && FAN_EVENT_OK(ev, n) && o < (ssize_t)room;
+	     ev = FAN_EVENT_NEXT(ev, n)) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", ev->fd);
+		got_len = readlink(link, got, sizeof(got) - 1);
+		got[got_len < 0 ? 0 : got_len] = '\0';
+		close(ev->fd);
+		o += snprintf(out + o, room - o, "%#llx %s %s\n",
+			      (unsigned long long)ev->mask,
+			      !strcmp(got, dir) ? "." :
+			      !strncmp(got, dir, strlen(dir)) ?
+			      got + strlen(dir) + 1 : got,
+			      ev->pid == getpid() ? "self" : "child");
+		ev->fd = 0;
+		ev->pid = 0;
+	}
+	return total;
+}
+
+/*
+ * fd-mode notification records are fanotify's byte for byte, but for
+ * each reader's own fd numbers and the child's pid, merging included.
+ * Each side is heard alone, on a directory of its own, so that the
+ * other's marks cannot add to what the shared inode masks let through;
+ * the events are written down too, so that neither can pass by
+ * reporting nothing.
+ */
+TEST_F(fs, notification_records_are_fanotifys_byte_for_byte)
+{
+	/*
+	 * f1's read merges into its write's event, f2's between them; the
+	 * directory's FAN_ONDIR is not reported in fd mode; the child's
+	 * read is an event of its own.
+	 */
+	static const char expected[] =
+		"0x3b f1 self\n"	/* OPEN|MODIFY|CLOSE_WRITE|ACCESS|CLOSE_NOWRITE */
+		"0x31 f2 self\n"	/* OPEN|ACCESS|CLOSE_NOWRITE */
+		"0x30 . self\n"	/* OPEN|CLOSE_NOWRITE */
+		"0x31 f2 child\n";
+	char dirs[2][96], path[PATH_MAX], bufs[2][4096] __attribute__((aligned(8)));
+	char out[2][512];
+	ssize_t n[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(dirs[i], sizeof(dirs[i]), "%s/%s", self->dir,
+			 i ? "fsgate" : "fanotify");
+		ASSERT_EQ(0, mkdir(dirs[i], 0755));
+		snprintf(path, sizeof(path), "%s/f1", dirs[i]);
+		write_file(path, "one\n");
+		snprintf(path, sizeof(path), "%s/f2", dirs[i]);
+		write_file(path, "two\n");
+		n[i] = hear_fds_alone(i, dirs[i], bufs[i], sizeof(bufs[i]),
+				      out[i], sizeof(out[i]));
+		ASSERT_LT(0, n[i]) TH_LOG("%s: %s", dirs[i], strerror(errno));
+	}
+	EXPECT_STREQ(expected, out[0]) TH_LOG("fanotify");
+	EXPECT_STREQ(expected, out[1]) TH_LOG("fsgate");
+	ASSERT_EQ(n[0], n[1]);
+	EXPECT_EQ(0, memcmp(bufs[0], bufs[1], n[0]));
 }
 
 TEST_HARNESS_MAIN
