@@ -21,7 +21,12 @@
 #include "fsgate_util.h"
 
 #define WORKERS 4
-#define FILES_PER_WORKER 50
+/*
+ * More than the 128 queued events an event may merge into (as in
+ * fanotify): a worker's event on a file is at least that many of its own
+ * events after its last one there, so none merge however late the reader.
+ */
+#define FILES_PER_WORKER 200
 #define OPS 10000
 
 static char dir[64];
