@@ -489,6 +489,124 @@ TEST(overlay_files_get_no_cached_verdicts)
 	fsgate_test_tmpfs_done(base);
 }
 
+/* Write @s to the cgroup file @cg/@file; 0 or -1. */
+static int cg_write(const char *cg, const char *file, const char *s)
+{
+	char path[192];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* Move the calling process into @cg; 0 or -1. */
+static int cg_enter(const char *cg)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return cg_write(cg, "cgroup.procs", pid);
+}
+
+/* The slab bytes memory.stat charges to @cg, or -1. */
+static long cg_slab(const char *cg)
+{
+	char path[192], line[128];
+	long bytes = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "slab %ld", &bytes) == 1)
+			break;
+	fclose(f);
+	return bytes;
+}
+
+#define MEMCG_FILES 500
+
+/*
+ * A user's opens fill a daemon's verdict cache, whose memory is charged
+ * to the daemon's memory cgroup (where the group was made), not to the
+ * user's: a user cannot make the cache its own memory, nor make the
+ * daemon's limit hide behind its own. MEMCG_FILES verdicts, at least 64
+ * bytes each in the daemon's cgroup; the user's grows by far less.
+ */
+TEST(cached_verdicts_are_charged_to_the_daemons_memcg)
+{
+	char dir[64], cg[80], daemon[96], user[96], path[128];
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	long d0, d1, u0, u1;
+	int g = -1, i, fd;
+	pid_t pid;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("memcg", dir, sizeof(dir)));
+	for (i = 0; i < MEMCG_FILES; i++)
+		make_file(path, sizeof(path), dir, "f", i);
+	snprintf(cg, sizeof(cg), "%s/cg", dir);
+	snprintf(daemon, sizeof(daemon), "%s/daemon", cg);
+	snprintf(user, sizeof(user), "%s/user", cg);
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	/* Every kernel the suite boots has cgroup2 and its memory controller. */
+	ASSERT_EQ(0, mount("cgroup2", cg, "cgroup2", 0, NULL)) TH_LOG("%m");
+	ASSERT_EQ(0, cg_write(cg, "cgroup.subtree_control", "+memory"))
+		TH_LOG("+memory: %m");
+	ASSERT_EQ(0, mkdir(daemon, 0755));
+	ASSERT_EQ(0, mkdir(user, 0755));
+	ASSERT_EQ(0, cg_enter(daemon));
+	g = content_group(FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, dir));
+	d0 = cg_slab(daemon);
+	u0 = cg_slab(user);
+	ASSERT_LE(0, d0);
+	ASSERT_LE(0, u0);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (cg_enter(user))
+			_exit(100);
+		for (i = 0; i < MEMCG_FILES; i++) {
+			snprintf(path, sizeof(path), "%s/f%d", dir, i);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				_exit(errno);
+			close(fd);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < MEMCG_FILES; i++) {
+		ASSERT_EQ(0, next_event(g, 5000, &ev)) TH_LOG("open %d", i);
+		ASSERT_EQ(sizeof(struct fanotify_response),
+			  answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE));
+	}
+	EXPECT_EQ(0, reap(pid));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(MEMCG_FILES, st.cache_entries);
+	d1 = cg_slab(daemon);
+	u1 = cg_slab(user);
+	TH_LOG("slab: daemon %+ld bytes, user %+ld bytes", d1 - d0, u1 - u0);
+	EXPECT_LE(MEMCG_FILES * 64, d1 - d0);
+	EXPECT_GT((d1 - d0) / 4, u1 - u0);
+
+	close(g);
+	cg_enter(cg);
+	rmdir(user);
+	rmdir(daemon);
+	umount(cg);
+	fsgate_test_tmpfs_done(dir);
+}
+
 /*
  * A comm with whitespace stays one field, escaped as \ooo in the file
  * and read back whole by libfsgate; the other columns stay in place.
