@@ -411,8 +411,8 @@ deb-module:
 style:
 	tests/style $(KERNELS)
 
-check: deps patched-kernels
-	@$(MAKE) -s all
+check: deps
+	@$(MAKE) -s all patched-kernels
 	tests/check $(KERNELS)
 
 # make check with the Debian system test run a second time the way a
@@ -440,6 +440,15 @@ patched-kernel:
 
 patched-kernels:
 	for k in $(PATCHED_KERNELS); do tests/kernels/build-patched $$k || exit; done
+
+# The tests those kernels run natively: plain fanotify, no module.
+NATIVE_TESTS := $(patsubst tests/native/%.c,$(B)/native/%,$(wildcard tests/native/*_test.c))
+userspace: $(NATIVE_TESTS)
+native: $(NATIVE_TESTS)
+
+$(B)/native/%_test: tests/native/%_test.c tests/native/native_util.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -isystem $(KSFT) -o $@ $<
 
 # The demo needs only the stock 6.1 kernel: no debug kernel build.
 demo:
