@@ -167,7 +167,7 @@ TEST(fdinfo_line)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, native_fdinfo_line(g, line, sizeof(line)));
 	snprintf(want, sizeof(want), "fanotify flags:%x event-flags:%x",
-		 FAN_CLASS_PRE_CONTENT | FAN_UNLIMITED_QUEUE, O_RDWR | O_LARGEFILE);
+		 FAN_CLASS_PRE_CONTENT | FAN_UNLIMITED_QUEUE, O_RDWR | KERNEL_O_LARGEFILE);
 	EXPECT_STREQ(want, line);
 	close(g);
 }

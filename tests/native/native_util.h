@@ -39,6 +39,10 @@ struct fanotify_response_timeout {
 					     struct fanotify_response_timeout)
 #endif
 
+/* The kernel's O_LARGEFILE, which fanotify adds to the event flags it
+ * shows in fdinfo on 64-bit kernels (glibc's is 0 there). */
+#define KERNEL_O_LARGEFILE 0100000
+
 /* Where each test's own tmpfs is mounted, in a mount namespace of its own. */
 #define NATIVE_DIR "/tmp/native"
 #define NATIVE_FILE NATIVE_DIR "/file"

@@ -267,7 +267,7 @@ TEST(fdinfo_shows_the_priority)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, native_fdinfo_line(g, line, sizeof(line)));
 	snprintf(want, sizeof(want), "fanotify flags:%x event-flags:%x priority:42",
-		 FAN_CLASS_CONTENT | FAN_PRIORITY(42), O_RDONLY | O_LARGEFILE);
+		 FAN_CLASS_CONTENT | FAN_PRIORITY(42), O_RDONLY | KERNEL_O_LARGEFILE);
 	EXPECT_STREQ(want, line);
 	close(g);
 
@@ -275,7 +275,7 @@ TEST(fdinfo_shows_the_priority)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, native_fdinfo_line(g, line, sizeof(line)));
 	snprintf(want, sizeof(want), "fanotify flags:%x event-flags:%x",
-		 FAN_CLASS_CONTENT, O_RDONLY | O_LARGEFILE);
+		 FAN_CLASS_CONTENT, O_RDONLY | KERNEL_O_LARGEFILE);
 	EXPECT_STREQ(want, line);
 	close(g);
 }

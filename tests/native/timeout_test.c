@@ -180,7 +180,7 @@ TEST_F(bound, errnos_and_fdinfo)
 	snprintf(want, sizeof(want),
 		 "fanotify flags:%x event-flags:%x response-timeout-ms:1500 timeout-response:%x",
 		 FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK,
-		 O_RDONLY | O_LARGEFILE | O_CLOEXEC, FAN_DENY);
+		 O_RDONLY | KERNEL_O_LARGEFILE | O_CLOEXEC, FAN_DENY);
 	EXPECT_STREQ(want, line);
 }
 
