@@ -94,6 +94,7 @@ help:
 	@echo 'make deps        install build and test dependencies, prepare kernels'
 	@echo 'make modules     build fsgate.ko for each of $$(KERNELS)'
 	@echo 'make userspace   build the host tools and the guest test programs'
+	@echo 'make patched-kernel  6.12 (KERNEL=6.1) with the fanotify-priority series'
 	@echo 'make style       checkpatch, sparse and W=1 builds'
 	@echo 'make install     libfsgate, headers, the fanotify layer, the tools,'
 	@echo '                 man pages, completions and units into $$(DESTDIR)$$(PREFIX)'
@@ -417,7 +418,7 @@ style:
 	tests/style $(KERNELS)
 
 check: deps
-	@$(MAKE) -s all
+	@$(MAKE) -s all patched-kernels
 	tests/check $(KERNELS)
 
 # make check with the Debian system test run a second time the way a
@@ -429,6 +430,31 @@ check: deps
 system-test: deps
 	@$(MAKE) -s all
 	FSGATE_SYSTEM_TEST_DKMS=1 tests/check $(KERNELS)
+
+# The fanotify-priority series (patches/fanotify-priority/, see README):
+# Debian's linux-source-$(KERNEL) with the series applied, each patch
+# compiled on its own, then built with tests/kernels/patched.config;
+# cached under $(FSGATE_CACHE)/patched/ by the series' hash.
+# tests/check boots each of $(PATCHED_KERNELS) with no module and runs
+# tests/native/ there.
+KERNEL ?= 6.12
+PATCHED_KERNELS ?= 6.12 6.1
+export PATCHED_KERNELS
+.PHONY: patched-kernel patched-kernels native
+patched-kernel:
+	tests/kernels/build-patched $(KERNEL)
+
+patched-kernels:
+	for k in $(PATCHED_KERNELS); do tests/kernels/build-patched $$k || exit; done
+
+# The tests those kernels run natively: plain fanotify, no module.
+NATIVE_TESTS := $(patsubst tests/native/%.c,$(B)/native/%,$(wildcard tests/native/*_test.c))
+userspace: $(NATIVE_TESTS)
+native: $(NATIVE_TESTS)
+
+$(B)/native/%_test: tests/native/%_test.c tests/native/native_util.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -isystem $(KSFT) -o $@ $<
 
 # The demo needs only the stock 6.1 kernel: no debug kernel build.
 demo:
