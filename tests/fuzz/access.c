@@ -404,6 +404,36 @@ void fz_lease_spawn(struct fz *fz)
 }
 
 /*
+ * One of the worker's groups marks the new FUSE filesystem and an
+ * accessor opens its file, which waits until the server dies: the group
+ * must get its event at once, with an O_PATH fd.
+ */
+static void fz_fuse_watch(struct fz *fz, const char *mnt)
+{
+	char path[160];
+	unsigned int slot;
+	int g = fz_slot_get(fz, &slot);
+
+	if (g >= 0) {
+		fz_check(fz, "a mark of the FUSE mount",
+			 fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				     (fz->proc->slot_flags[slot] &
+				      FSGATE_CLASS_MASK) ? FAN_OPEN_PERM :
+				     FAN_OPEN | FAN_OPEN_EXEC,
+				     AT_FDCWD, mnt),
+			 FZ_ERRNOS(ENODEV, ENOSPC, ENOMEM, EEXIST, ENOTCONN,
+				   ECONNABORTED));
+		fz_slot_put(fz);
+	}
+	snprintf(path, sizeof(path), "%s/file", mnt);
+	if (fz_fork(fz, FZ_KID_ACCESS))
+		return;
+	syscall(SYS_close_range, 3, ~0U, 0);
+	fz_do_open(fz, path, O_RDONLY);
+	_exit(0);
+}
+
+/*
  * stallfs on the worker's fu<N>: a FUSE server that answers lookups and
  * never an open, until it is killed (op_fuse, a pause, its alarm, which
  * the exec keeps); killing it ends the opens it held. Events on its file
@@ -441,6 +471,8 @@ void fz_fuse_spawn(struct fz *fz)
 		atomic_fetch_add(&fz->sh->errors[fz->op], 1);
 		atomic_fetch_sub(&fz->sh->oks[fz->op], 1);
 		kill(pid, SIGKILL);
+	} else if (pid > 0) {
+		fz_fuse_watch(fz, mnt);
 	}
 	close(p[0]);
 out:

@@ -544,9 +544,6 @@ static void fz_floors(void)
 		fz_fail_shared(sh, "the oracle was not exercised: %lu denies answered, %lu opens of deny-* files refused",
 			       (unsigned long)sh->oracle_denied,
 			       (unsigned long)sh->oracle_refused);
-	printf("# local users: %lu events on FUSE (O_PATH), %lu event fds uid 65534 may open, %lu accesses through the overlay\n",
-	       (unsigned long)sh->fuse_events, (unsigned long)sh->nobody_fds,
-	       (unsigned long)sh->overlay_accesses);
 }
 
 static void fz_report(long ms, int argc, char **argv)
@@ -682,7 +679,8 @@ int main(int argc, char **argv)
 			return 0;
 		case 'o':
 		case 'w':
-			if (fz_select(optarg, c == 'o'))
+			/* A copy: strtok_r() must not cut the replay's argv. */
+			if (fz_select(strdup(optarg), c == 'o'))
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;

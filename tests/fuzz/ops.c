@@ -252,6 +252,9 @@ static void op_group_init(struct fz *fz)
 	if ((init.flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF &&
 	    fz_chance(fz, 30))
 		init.flags |= fz_fid_flags(fz);
+	/* Ids for events that live long enough to be answered by them. */
+	if (init.timeout_ms && init.timeout_ms < 300)
+		init.flags &= ~FSGATE_REPORT_PERM;
 	if (!fz_group_make(fz, &init, 0))
 		fz_ok(fz);
 }
@@ -292,7 +295,7 @@ static void op_group_info(struct fz *fz)
 			 (fz_chance(fz, 50) ? FSGATE_REPORT_PROC : 0) |
 			 fz_audit_flag(fz, 50),
 		.priority = fz_below(fz, 4) * 1000,
-		.timeout_ms = 200 + fz_below(fz, FZ_TIMEOUT_MAX_MS - 200),
+		.timeout_ms = 1000 + fz_below(fz, FZ_TIMEOUT_MAX_MS - 1000),
 		.timeout_verdict = fz_below(fz, 3),
 		.orphan_verdict = fz_below(fz, 3),
 		.max_wait_ms = FZ_TIMEOUT_MAX_MS,
@@ -1562,7 +1565,7 @@ const struct fz_op fz_ops[] = {
 	{ "mount",		2, op_mount },
 	{ "group_fid",		3, op_group_fid },
 	{ "group_info",		3, op_group_info },
-	{ "answer_id",		4, op_answer_id },
+	{ "answer_id",		6, op_answer_id },
 	{ "answer_audit",	3, op_answer_audit },
 	{ "extend",		3, op_extend },
 	{ "filter",		2, op_filter },
