@@ -5,9 +5,10 @@
  * which run operations from ops.c picked by weight from their own seeded
  * random stream, and every --pause seconds quiesces them all: the
  * workers' children end, and each worker checks the stats identity of
- * its groups at rest. At the end it restores the module parameters and
- * prints what ran; any failure names the seed and the command that
- * replays it. Exit 0 if nothing failed, 1 otherwise, 2 for bad usage.
+ * its groups at rest. Before them it starts the verdict oracle
+ * (oracle.c). At the end it restores the module parameters and prints
+ * what ran; any failure names the seed and the command that replays it,
+ * as does an operation kind that ran often and never once worked. Exit 0 if nothing failed, 1 otherwise, 2 for bad usage.
  * Kernel splats, hung tasks and leaks are the guest harness's to catch
  * (tests/vm exits 125).
  */
@@ -93,7 +94,9 @@ void fz_fail(struct fz *fz, const char *fmt, ...)
 	char who[64];
 	va_list ap;
 
-	if (fz->thread < 0)
+	if (fz->worker < 0)
+		snprintf(who, sizeof(who), "the oracle");
+	else if (fz->thread < 0)
 		snprintf(who, sizeof(who), "worker %d at rest", fz->worker);
 	else
 		snprintf(who, sizeof(who), "worker %d thread %d op %s",
@@ -120,7 +123,8 @@ void fz_check(struct fz *fz, const char *what, long ret, const int *allowed)
 
 	if (ret >= 0)
 		return;
-	atomic_fetch_add(&fz->sh->errors[fz->op], 1);
+	if (fz->worker >= 0)
+		atomic_fetch_add(&fz->sh->errors[fz->op], 1);
 	for (; *allowed; allowed++)
 		if (*allowed == err)
 			return;
@@ -136,6 +140,22 @@ int fz_slot_get(struct fz *fz, unsigned int *slot)
 		if (fz->proc->slots[i] >= 0) {
 			if (slot)
 				*slot = i;
+			return fz->proc->slots[i];
+		}
+	}
+	pthread_rwlock_unlock(&fz->proc->slots_lock);
+	return -1;
+}
+
+int fz_slot_get_with(struct fz *fz, unsigned int *slot, unsigned int flags)
+{
+	unsigned int i = fz_below(fz, FZ_SLOTS), n;
+
+	pthread_rwlock_rdlock(&fz->proc->slots_lock);
+	for (n = 0; n < FZ_SLOTS; n++, i = (i + 1) % FZ_SLOTS) {
+		if (fz->proc->slots[i] >= 0 &&
+		    (fz->proc->slot_flags[i] & flags) == flags) {
+			*slot = i;
 			return fz->proc->slots[i];
 		}
 	}
@@ -451,6 +471,7 @@ static bool fz_pause(bool last)
 
 static int fz_setup(void)
 {
+	struct fsgate_version v;
 	unsigned int i;
 
 	if (unshare(CLONE_NEWNS) ||
@@ -465,8 +486,17 @@ static int fz_setup(void)
 		return -1;
 	}
 	fz_tree_make(sh->root);
+	if (fz_overlay_mount(sh->root)) {
+		perror("fsgate-fuzz: the overlay over v/");
+		return -1;
+	}
 	if (chdir(sh->root))
 		return -1;
+	if (fsgate_version(&v)) {
+		perror("fsgate-fuzz: FSGATE_IOC_VERSION");
+		return -1;
+	}
+	sh->features = v.features;
 	for (i = 0; i < FZ_NPARAMS; i++) {
 		if (fsgate_param_get(fz_params[i], &fz_param_saved[i])) {
 			perror("fsgate-fuzz: the module's parameters (is fsgate.ko loaded?)");
@@ -494,21 +524,52 @@ static void fz_teardown(void)
 	rmdir(sh->root);
 }
 
+/*
+ * Every operation kind that ran FZ_OK_FLOOR_CALLS times must have done
+ * what it is for at least once: one that always fails (a refused call
+ * the ABI should take, a process that never starts, a group that never
+ * has events to answer) would test nothing while it looked covered.
+ * And the oracle must have been asked and refused opens of its files.
+ */
+static void fz_floors(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < fz_nops; i++)
+		if (sh->calls[i] >= FZ_OK_FLOOR_CALLS && !sh->oks[i])
+			fz_fail_shared(sh, "operation %s ran %lu times and never worked (%lu failed as allowed)",
+				       fz_ops[i].name, (unsigned long)sh->calls[i],
+				       (unsigned long)sh->errors[i]);
+	if (sh->accesses >= 200 && (!sh->oracle_denied || !sh->oracle_refused))
+		fz_fail_shared(sh, "the oracle was not exercised: %lu denies answered, %lu opens of deny-* files refused",
+			       (unsigned long)sh->oracle_denied,
+			       (unsigned long)sh->oracle_refused);
+}
+
 static void fz_report(long ms, int argc, char **argv)
 {
 	unsigned long total = 0, errs = 0;
 	unsigned int i, covered = 0, enabled = 0;
 
-	printf("# %-18s %10s %10s\n", "operation", "calls", "failed ok");
+	fz_floors();
+	printf("# %-18s %10s %10s %10s\n", "operation", "calls", "failed ok",
+	       "worked");
 	for (i = 0; i < fz_nops; i++) {
 		total += sh->calls[i];
 		errs += sh->errors[i];
 		covered += sh->calls[i] > 0;
 		enabled += fz_weight[i] > 0;
-		printf("# %-18s %10lu %10lu\n", fz_ops[i].name,
+		printf("# %-18s %10lu %10lu %10lu\n", fz_ops[i].name,
 		       (unsigned long)sh->calls[i],
-		       (unsigned long)sh->errors[i]);
+		       (unsigned long)sh->errors[i],
+		       (unsigned long)sh->oks[i]);
 	}
+	printf("# oracle: %lu answers (%lu denies), %lu opens of deny-* files refused\n",
+	       (unsigned long)sh->oracle_asked, (unsigned long)sh->oracle_denied,
+	       (unsigned long)sh->oracle_refused);
+	printf("# local users: %lu events on FUSE (O_PATH), %lu event fds uid 65534 may open, %lu accesses through the overlay\n",
+	       (unsigned long)sh->fuse_events, (unsigned long)sh->nobody_fds,
+	       (unsigned long)sh->overlay_accesses);
 	printf("# seed %llu, %ld s, %d processes x %d threads: %lu calls (%lu failed as allowed), %u of %u operation kinds; %lu accesses (%lu denied, %lu killed), longest wait %lu ms of %ld allowed; %d pauses, %lu stats identities checked\n",
 	       (unsigned long long)sh->seed, ms / 1000, sh->procs, sh->threads,
 	       total, errs, covered, enabled,
@@ -565,10 +626,21 @@ static void usage(FILE *f)
 		"Usage: fsgate-fuzz [--seed N] [--duration SEC] [--procs N] [--threads N]\n"
 		"                   [--pause SEC] [--only OP,...] [--without OP,...] [--list]\n"
 		"Random, mostly valid operations on fsgate from several processes and\n"
-		"threads; checks errnos, records, waits and the stats identity at rest.\n"
+		"threads: groups of every class, FID mode and info record, marks with\n"
+		"ignore and evictable flags, reads, answers by fd and by id, extended,\n"
+		"audited, filters, mutes, cache flushes, parameters; accessors, killed;\n"
+		"daemons; an unprivileged lease holder, a FUSE server that never answers\n"
+		"an open (" FZ_STALLFS "), a group fd held by uid 65534, an overlay.\n"
+		"Checks every errno, every record (metadata, info records, file\n"
+		"handles), every event fd (O_PATH on FUSE, openable by its reader),\n"
+		"every wait and read against its bound, the stats identity at rest;\n"
+		"that each operation kind run %d times or more worked at least once;\n"
+		"and the verdict oracle: a scripted group denies v/deny-* (and ov/ over\n"
+		"it) whatever happens to it, and no open of them may work.\n"
 		"Prints TAP. The seed fixes each thread's sequence of operations (the\n"
 		"interleaving of threads is the scheduler's); --only and --without\n"
-		"narrow the operations (--list names them, with their weights).\n");
+		"narrow the operations (--list names them, with their weights).\n",
+		FZ_OK_FLOOR_CALLS);
 }
 
 int main(int argc, char **argv)
@@ -589,7 +661,7 @@ int main(int argc, char **argv)
 	int procs = 3, threads = 3, c, w, status;
 	uint64_t seed = 0;
 	bool seeded = false, ok = true;
-	pid_t *pids;
+	pid_t *pids, oracle;
 	unsigned int i;
 
 	for (i = 0; i < fz_nops; i++)
@@ -607,7 +679,8 @@ int main(int argc, char **argv)
 			return 0;
 		case 'o':
 		case 'w':
-			if (fz_select(optarg, c == 'o'))
+			/* A copy: strtok_r() must not cut the replay's argv. */
+			if (fz_select(strdup(optarg), c == 'o'))
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;
@@ -616,7 +689,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < fz_nops; i++)
 		fz_weights += fz_weight[i];
-	if (optind != argc || !fz_weights || duration < 1 || procs < 1 || procs > 16 ||
+	if (optind != argc || !fz_weights || duration < 1 || procs < 1 ||
+	    procs > FZ_PROCS_MAX ||
 	    threads < 1 || threads > 16 || pause_s < 1) {
 		usage(stderr);
 		return 2;
@@ -631,13 +705,26 @@ int main(int argc, char **argv)
 	sh->procs = procs;
 	sh->threads = threads;
 	/* Every group an access could meet, each at its longest, and slack. */
-	sh->bound_ms = (long)procs * (FZ_SLOTS + FZ_DAEMONS) *
-		       FZ_TIMEOUT_MAX_MS + FZ_DAEMON_LIFE_S * 1000 + 30000;
+	/* ... and the oracle's; a FUSE server holds an open until it dies. */
+	sh->bound_ms = ((long)procs * (FZ_SLOTS + FZ_DAEMONS) + 1) *
+		       FZ_TIMEOUT_MAX_MS + FZ_HOLDER_LIFE_S * 1000 + 30000;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..1\n# fsgate-fuzz --seed %llu --duration %ld --procs %d --threads %d\n",
 	       (unsigned long long)seed, duration, procs, threads);
 	if (fz_setup())
 		return 1;
+	printf("# module features 0x%llx\n", (unsigned long long)sh->features);
+	/* The oracle's group is there before any access. */
+	oracle = fork();
+	if (oracle == 0)
+		fz_oracle_main(sh);
+	while (oracle > 0 && !atomic_load(&sh->oracle_ready))
+		usleep(10000);
+	if (oracle < 0 || atomic_load(&sh->oracle_ready) < 0) {
+		fz_teardown();
+		fz_report(0, argc, argv);
+		return 1;
+	}
 	pids = calloc(procs, sizeof(*pids));
 	for (w = 0; w < procs; w++) {
 		pids[w] = fork();
@@ -663,6 +750,10 @@ int main(int argc, char **argv)
 			fz_fail_shared(sh, "worker %d ended with status 0x%x", w,
 				       status);
 	}
+	atomic_store(&sh->oracle_stop, 1);
+	if (waitpid(oracle, &status, 0) == oracle &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		fz_fail_shared(sh, "the oracle ended with status 0x%x", status);
 	fz_teardown();
 	fz_report(fz_now_ms() - t0, argc, argv);
 	return sh->failures ? 1 : 0;

@@ -5,7 +5,8 @@
  * (options, worker processes, the pauses at which the stats identity is
  * checked, the report); ops.c holds the operations, one small function
  * each in one table; access.c the forked processes that make accesses
- * and measure their own waits.
+ * and measure their own waits; records.c the check of every record a
+ * read gives; oracle.c the scripted group whose verdicts are known.
  */
 #ifndef FSGATE_FUZZ_H
 #define FSGATE_FUZZ_H
@@ -25,6 +26,16 @@
 /* How long a daemon (a forked group owner) lives at most. */
 #define FZ_DAEMON_LIFE_S	4
 #define FZ_DAEMONS	2	/* per worker at once */
+#define FZ_PROCS_MAX	16	/* worker processes */
+/* How long a lease holder or a FUSE server lives at most. */
+#define FZ_HOLDER_LIFE_S	12
+/* The longest a read() of a group may take: it must not wait on a file. */
+#define FZ_READ_MAX_MS	5000
+/*
+ * An operation kind run this often in a run must have worked at least
+ * once (fz_ok()): one that always fails is a failure, named.
+ */
+#define FZ_OK_FLOOR_CALLS	30
 
 /* State shared by every process of a run (MAP_SHARED). */
 struct fz_shared {
@@ -40,12 +51,24 @@ struct fz_shared {
 	atomic_int pauses;
 	atomic_ulong calls[FZ_OPS_MAX];
 	atomic_ulong errors[FZ_OPS_MAX];	/* calls that failed as allowed */
+	atomic_ulong oks[FZ_OPS_MAX];	/* calls that did what they were for */
+	uint64_t features;		/* FSGATE_FEATURE_* of the module */
+	/* The verdict oracle (oracle.c). */
+	atomic_int oracle_ready, oracle_stop;
+	atomic_ulong oracle_asked, oracle_denied, oracle_refused;
+	/* Issue 34's paths, seen: FUSE events, uid 65534's fds, overlay. */
+	atomic_ulong fuse_events, nobody_fds, overlay_accesses;
 	atomic_ulong accesses, access_denied, access_killed, stats_checked;
 	atomic_ulong long_wait_ms;	/* the longest wait an accessor saw */
 	char first_failure[512];
 };
 
-enum fz_kid_kind { FZ_KID_ACCESS, FZ_KID_DAEMON, FZ_KID_READER };
+enum fz_kid_kind {
+	FZ_KID_ACCESS, FZ_KID_DAEMON, FZ_KID_READER,
+	FZ_KID_LEASE,		/* an unprivileged lease holder */
+	FZ_KID_FUSE,		/* stallfs, serving the worker's FUSE mount */
+	FZ_KID_NOBODY,		/* a group fd's holder turned uid 65534 */
+};
 
 /* One worker process, shared by its threads. */
 struct fz_proc {
@@ -57,6 +80,7 @@ struct fz_proc {
 	enum fz_kid_kind kind[FZ_KIDS];
 	int worker;
 	int dev;			/* /dev/fsgate, opened before any mark */
+	atomic_int fuse_busy;		/* a thread is starting stallfs */
 };
 
 /* One thread's state. */
@@ -68,6 +92,7 @@ struct fz {
 	int op;				/* the operation running */
 	int stash_fd[FZ_STASH];		/* event fds read and not answered */
 	int stash_group[FZ_STASH];	/* the group fd each came from */
+	uint64_t stash_id[FZ_STASH];	/* its id (FSGATE_REPORT_PERM), or 0 */
 	int epfd;
 	void *timer;			/* interrupts a blocking read */
 };
@@ -93,6 +118,12 @@ static inline bool fz_chance(struct fz *fz, unsigned int percent)
 }
 #define FZ_PICK(fz, arr) ((arr)[fz_below((fz), sizeof(arr) / sizeof((arr)[0]))])
 
+/* The current operation did what it was for (see FZ_OK_FLOOR_CALLS). */
+static inline void fz_ok(struct fz *fz)
+{
+	atomic_fetch_add(&fz->sh->oks[fz->op], 1);
+}
+
 /* Record a failure of the current operation; the run fails. */
 void fz_fail(struct fz *fz, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -109,6 +140,8 @@ long fz_now_ms(void);
 
 /* A group fd of this process, read-locked until fz_slot_put(); -1 if none. */
 int fz_slot_get(struct fz *fz, unsigned int *slot);
+/* ... one made with every flag of @flags, -1 (and unlocked) if none. */
+int fz_slot_get_with(struct fz *fz, unsigned int *slot, unsigned int flags);
 void fz_slot_put(struct fz *fz);
 
 /* Children: remember one (kids_lock held), reap those done, kill one. */
@@ -125,10 +158,85 @@ void fz_tree_make(const char *root);
 /* access.c: a forked process that makes one or more accesses. */
 void fz_access_spawn(struct fz *fz);
 void fz_daemon_spawn(struct fz *fz);
-void fz_reader_spawn(struct fz *fz, int group);
+void fz_reader_spawn(struct fz *fz, int group, unsigned int gflags);
 
 /* Respond to one event (used by threads, daemons and readers). */
 uint32_t fz_response(struct fz *fz);
+/* How fz_answer() answers: a form, ored with what it knows of the event. */
+enum {
+	FZ_ANY,			/* any form, picked at random */
+	FZ_BY_ID,		/* by id (fsgate_respond_id()) */
+	FZ_AUDITED,		/* with FSGATE_AUDIT */
+	FZ_EXTEND,		/* asking for more time first */
+	FZ_FORM = 0xf,
+	FZ_SHARED = 0x10,	/* others read the group: by id where it can */
+	FZ_LATE = 0x20,		/* the group fd's number may name another */
+	FZ_KEEP = 0x40,		/* a read for a stash: the read is no success */
+};
+/*
+ * Answer event @fd (id @id, 0 if it has none) of group @g, made with
+ * @gflags, with a random verdict in the form @how says (in any form: by
+ * fd number or id, after asking for more time, audited, with an audit
+ * rule), and check the result. Return: the call's, errno set.
+ */
+long fz_answer(struct fz *fz, int g, unsigned int gflags, int fd, uint64_t id,
+	       unsigned int how);
+
+/* records.c: one event of a read, checked. */
+struct fz_event {
+	const struct fanotify_event_metadata *meta;
+	uint64_t id;		/* its struct fsgate_info_perm's, or 0 */
+};
+/*
+ * Check the event at @buf, with @left bytes of the read after it, of a
+ * group made with @gflags: its metadata, each info record's header,
+ * length, alignment and content, and that they fill it exactly.
+ * Return: its length, or 0 if it is bad (a failure, named).
+ */
+size_t fz_event_check(struct fz *fz, unsigned int gflags, const char *buf,
+		      size_t left, struct fz_event *ev);
+/*
+ * Check each event of a read of @len bytes at @buf from a group made
+ * with @gflags, and each event fd (for the reader's uid); hand those
+ * with an fd to @fn, which owns the fd.
+ * Return: false if a record was bad (the rest are not handed out).
+ */
+typedef void (*fz_event_fn)(struct fz *fz, const struct fz_event *ev,
+			    void *arg);
+bool fz_events(struct fz *fz, unsigned int gflags, const char *buf,
+	       ssize_t len, fz_event_fn fn, void *arg);
+/* The longest event a group made with @gflags can give. */
+size_t fz_event_max(unsigned int gflags);
+/* read() of group @g, timed (FZ_READ_MAX_MS). Return: read()'s, errno set. */
+ssize_t fz_read_timed(struct fz *fz, int g, char *buf, size_t count);
+/* What read() may fail with, the ABI's and the event fd's open's. */
+extern const int fz_read_errnos[];
+/*
+ * Read group @g (made with @gflags) as a daemon or reader does, answering
+ * @percent of its permission events; @serve says who reads.
+ */
+enum { FZ_SERVE_OWN = 1, FZ_SERVE_NOBODY = 2 };
+void fz_serve(struct fz *fz, int g, unsigned int gflags, int percent,
+	      unsigned int serve);
+/* The overlay on ov/ (ops.c); 0 or -1. */
+int fz_overlay_mount(const char *root);
+/* access.c: the processes of issue 34's paths. */
+void fz_lease_spawn(struct fz *fz);
+void fz_fuse_spawn(struct fz *fz);
+void fz_nobody_spawn(struct fz *fz);
+
+/* oracle.c: the scripted group, in a process of its own. */
+void fz_oracle_main(struct fz_shared *sh);
+/* An open of @path (flags @flags) worked: fail if the oracle denies it. */
+void fz_oracle_check(struct fz *fz, const char *path, int flags);
+/* An open of @path was refused with @err: count it for the oracle. */
+void fz_oracle_refused(struct fz *fz, const char *path, int err);
+/* Drop every privilege: uid and gid 65534, no groups; 0 or -1. */
+int fz_drop_to_nobody(void);
+/* The scratch tree's file a worker's lease holder takes. */
+#define FZ_LEASE_FILE	"u/lease%d"
+#define FZ_FUSE_DIR	"fu%d"
+#define FZ_STALLFS	"/fsgate/bin/stallfs"
 /* Whether @err is one a verdict of fz_response() can give an access. */
 bool fz_errno_is_verdict(int err);
 

@@ -9,8 +9,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +35,14 @@ static const char *const fz_names[] = {
 	"", "f0", "f1", "f2", "f3", "d0", "d0/f0", "d0/f1", "d0/sub",
 	"d0/sub/f0", "d1", "d1/f0", "l0", "l1", "l2", "p0", "n0", "n1", "exe",
 	"m0", "m0/f0", "m0/d0", "b0", "b0/f0", "t0", "new0", "new1",
+	/* root's 0600: no unprivileged reader may get an fd of it */
+	"s0",
+	/* the oracle's (oracle.c), and the overlay over them */
+	"v", "v/deny-0", "v/deny-1", "v/allow-0", "v/allow-1", "v/f0", "ov",
+	"ov/deny-0", "ov/deny-1", "ov/allow-0", "ov/f0",
+	/* files of uid 65534 that lease holders lease, and FUSE mounts */
+	"u/lease0", "u/lease1", "u/lease2", "fu0", "fu0/file", "fu1/file",
+	"fu2/file",
 };
 /* Objects elsewhere in the guest: other filesystems, procfs, devices. */
 static const char *const fz_elsewhere[] = {
@@ -95,6 +106,44 @@ void fz_tree_make(const char *root)
 	    mknod("n1", S_IFCHR | 0666, makedev(1, 5)))
 		perror("mknod");
 	fz_copy("/bin/busybox", "exe");
+	fz_write_file("s0", "root only\n");
+	if (chmod("s0", 0600))
+		perror("chmod");
+	mkdir("v", 0755);
+	fz_write_file("v/deny-0", "denied\n");
+	fz_write_file("v/deny-1", "denied\n");
+	fz_write_file("v/allow-0", "allowed\n");
+	fz_write_file("v/allow-1", "allowed\n");
+	fz_write_file("v/f0", "v f0\n");
+	mkdir("u", 0755);
+	for (i = 0; i < FZ_PROCS_MAX; i++) {
+		snprintf(p, sizeof(p), FZ_LEASE_FILE, i);
+		fz_write_file(p, "leased\n");
+		if (chown(p, 65534, 65534))
+			perror("chown");
+		snprintf(p, sizeof(p), FZ_FUSE_DIR, i);
+		mkdir(p, 0755);
+	}
+	mkdir("ov", 0755);
+	mkdir("ou", 0755);
+}
+
+/*
+ * The overlay over v/ (the oracle's files) on ov/, its upper layer on a
+ * tmpfs of its own (ou/): accesses through it, writes in its layers
+ * beneath it. 0, or -1 with errno set.
+ */
+int fz_overlay_mount(const char *root)
+{
+	char opts[256];
+
+	if (chdir(root) || mount("fuzzovl", "ou", "tmpfs", 0, "size=8m") ||
+	    mkdir("ou/upper", 0755) || mkdir("ou/work", 0755))
+		return -1;
+	snprintf(opts, sizeof(opts),
+		 "lowerdir=%s/v,upperdir=%s/ou/upper,workdir=%s/ou/work",
+		 root, root, root);
+	return mount("overlay", "ov", "overlay", 0, opts);
 }
 
 const char *fz_object(struct fz *fz, char *buf, size_t len)
@@ -107,6 +156,63 @@ const char *fz_object(struct fz *fz, char *buf, size_t len)
 }
 
 /* --- groups --- */
+
+/* Put group @g, made with @flags, in a random slot; close what it held. */
+static void fz_slot_store(struct fz *fz, int g, unsigned int flags)
+{
+	unsigned int i;
+	int old;
+
+	pthread_rwlock_wrlock(&fz->proc->slots_lock);
+	i = fz_below(fz, FZ_SLOTS);
+	old = fz->proc->slots[i];
+	fz->proc->slots[i] = g;
+	fz->proc->slot_flags[i] = flags;
+	pthread_rwlock_unlock(&fz->proc->slots_lock);
+	if (old >= 0)
+		close(old);
+}
+
+/* fanotify_init(2)'s valid FID reporting modes. */
+static unsigned int fz_fid_flags(struct fz *fz)
+{
+	static const unsigned int modes[] = {
+		FSGATE_REPORT_FID, FSGATE_REPORT_DIR_FID,
+		FSGATE_REPORT_FID | FSGATE_REPORT_DIR_FID,
+		FSGATE_REPORT_DFID_NAME,
+		FSGATE_REPORT_FID | FSGATE_REPORT_DFID_NAME,
+		FSGATE_REPORT_FID | FSGATE_REPORT_DFID_NAME |
+			FSGATE_REPORT_TARGET_FID,
+	};
+
+	return FZ_PICK(fz, modes);
+}
+
+/* Audit flags: asked for where the module offers them, else refused. */
+static unsigned int fz_audit_flag(struct fz *fz, unsigned int percent)
+{
+	if (!(fz->sh->features & FSGATE_FEATURE_AUDIT))
+		return 0;
+	return fz_chance(fz, percent) ? FSGATE_ENABLE_AUDIT : 0;
+}
+
+/* Make a group of @init, store it; mark the scratch tree with @mask. */
+static int fz_group_make(struct fz *fz, struct fsgate_init *init,
+			 uint64_t mask)
+{
+	int g = ioctl(fz->proc->dev, FSGATE_IOC_INIT, init);
+
+	fz_check(fz, "FSGATE_IOC_INIT", g, FZ_ERRNOS(EMFILE, ENFILE, ENOMEM));
+	if (g < 0)
+		return -1;
+	if (mask)
+		fz_check(fz, "FSGATE_IOC_MARK of the scratch tree",
+			 fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				     mask, AT_FDCWD, fz->sh->root),
+			 FZ_ERRNOS(ENOSPC, ENOMEM));
+	fz_slot_store(fz, g, init->flags);
+	return 0;
+}
 
 static void op_group_init(struct fz *fz)
 {
@@ -131,28 +237,73 @@ static void op_group_init(struct fz *fz)
 			 (fz_chance(fz, 10) ? FSGATE_UNLIMITED_QUEUE : 0) |
 			 (fz_chance(fz, 10) ? FSGATE_UNLIMITED_MARKS : 0) |
 			 (fz_chance(fz, 20) ? FSGATE_REPORT_TID : 0) |
-			 (fz_chance(fz, 20) ? FSGATE_EXCLUDE_SELF : 0),
+			 (fz_chance(fz, 20) ? FSGATE_EXCLUDE_SELF : 0) |
+			 (fz_chance(fz, 20) ? FSGATE_REPORT_PERM : 0) |
+			 (fz_chance(fz, 20) ? FSGATE_REPORT_PROC : 0) |
+			 fz_audit_flag(fz, 10),
 		.event_f_flags = FZ_PICK(fz, ev_flags),
 		.priority = FZ_PICK(fz, prios),
 		.timeout_ms = FZ_PICK(fz, timeouts),
 		.timeout_verdict = fz_below(fz, 3),
 		.orphan_verdict = fz_below(fz, 3),
+		.max_wait_ms = fz_chance(fz, 70) ? 0 : FZ_TIMEOUT_MAX_MS,
 	};
-	unsigned int i;
-	int g, old;
 
-	g = ioctl(fz->proc->dev, FSGATE_IOC_INIT, &init);
-	fz_check(fz, "FSGATE_IOC_INIT", g, FZ_ERRNOS(EMFILE, ENFILE, ENOMEM));
-	if (g < 0)
-		return;
-	pthread_rwlock_wrlock(&fz->proc->slots_lock);
-	i = fz_below(fz, FZ_SLOTS);
-	old = fz->proc->slots[i];
-	fz->proc->slots[i] = g;
-	fz->proc->slot_flags[i] = init.flags;
-	pthread_rwlock_unlock(&fz->proc->slots_lock);
-	if (old >= 0)
-		close(old);
+	if ((init.flags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF &&
+	    fz_chance(fz, 30))
+		init.flags |= fz_fid_flags(fz);
+	/* Ids for events that live long enough to be answered by them. */
+	if (init.timeout_ms && init.timeout_ms < 300)
+		init.flags &= ~FSGATE_REPORT_PERM;
+	if (!fz_group_make(fz, &init, 0))
+		fz_ok(fz);
+}
+
+/*
+ * A FID group (FSGATE_REPORT_FID_BITS: handles and names, no fds) that
+ * hears of the scratch tree's directory entries too.
+ */
+static void op_group_fid(struct fz *fz)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK | fz_fid_flags(fz) |
+			 (fz_chance(fz, 30) ? FSGATE_REPORT_PROC : 0) |
+			 (fz_chance(fz, 20) ? FSGATE_REPORT_TID : 0),
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+	uint64_t mask = FAN_OPEN | FAN_CLOSE_WRITE | FAN_MODIFY | FAN_ONDIR |
+			0x00000004 /* FAN_ATTRIB */ | 0x00000300 /* CREATE, DELETE */ |
+			0x000000c0 /* MOVED_FROM, MOVED_TO */;
+
+	if (init.flags & FSGATE_REPORT_NAME)
+		mask |= 0x10000000;	/* FAN_RENAME */
+	if (!fz_group_make(fz, &init, mask))
+		fz_ok(fz);
+}
+
+/*
+ * A permission group with info records (an id and deadline for each
+ * permission event, the process of every event), audited at times,
+ * asked about every open in the scratch tree.
+ */
+static void op_group_info(struct fz *fz)
+{
+	struct fsgate_init init = {
+		.flags = (fz_chance(fz, 50) ? FSGATE_CLASS_CONTENT :
+			  FSGATE_CLASS_PRE_CONTENT) | FSGATE_NONBLOCK |
+			 FSGATE_REPORT_PERM |
+			 (fz_chance(fz, 50) ? FSGATE_REPORT_PROC : 0) |
+			 fz_audit_flag(fz, 50),
+		.priority = fz_below(fz, 4) * 1000,
+		.timeout_ms = 1000 + fz_below(fz, FZ_TIMEOUT_MAX_MS - 1000),
+		.timeout_verdict = fz_below(fz, 3),
+		.orphan_verdict = fz_below(fz, 3),
+		.max_wait_ms = FZ_TIMEOUT_MAX_MS,
+	};
+
+	if (!fz_group_make(fz, &init, FAN_OPEN_PERM | FAN_ACCESS_PERM |
+				      FAN_CLOSE_WRITE))
+		fz_ok(fz);
 }
 
 /* One field wrong at a time: EINVAL, and no group. */
@@ -190,6 +341,7 @@ static void op_group_init_bad(struct fz *fz)
 		return;
 	}
 	fz_check(fz, "FSGATE_IOC_INIT (bad)", g, FZ_ERRNOS(EINVAL, EFAULT));
+	fz_ok(fz);
 }
 
 static void op_group_close(struct fz *fz)
@@ -203,6 +355,8 @@ static void op_group_close(struct fz *fz)
 	pthread_rwlock_unlock(&fz->proc->slots_lock);
 	if (g >= 0 && close(g))
 		fz_fail(fz, "close of a group fd: %s", strerror(errno));
+	else if (g >= 0)
+		fz_ok(fz);
 }
 
 /* A dup takes another slot: the group lives until its last fd closes. */
@@ -216,6 +370,7 @@ static void op_group_dup(struct fz *fz)
 		d = fz_chance(fz, 50) ? dup(fz->proc->slots[i]) :
 			fcntl(fz->proc->slots[i], F_DUPFD_CLOEXEC, 0);
 		if (d >= 0) {
+			fz_ok(fz);
 			old = fz->proc->slots[j];
 			fz->proc->slots[j] = d;
 			fz->proc->slot_flags[j] = fz->proc->slot_flags[i];
@@ -228,20 +383,31 @@ static void op_group_dup(struct fz *fz)
 
 /* --- marks --- */
 
-static uint64_t fz_mask(struct fz *fz, bool perm)
+/*
+ * A mask for a group made with @gflags: permission events only for the
+ * classes that decide (at times for others too, refused), directory
+ * entry events for FID groups.
+ */
+static uint64_t fz_mask(struct fz *fz, unsigned int gflags)
 {
 	static const uint64_t bits[] = {
 		FAN_ACCESS, FAN_MODIFY, FAN_CLOSE_WRITE, FAN_CLOSE_NOWRITE,
 		FAN_OPEN, FAN_OPEN_EXEC, FAN_OPEN_PERM, FAN_ACCESS_PERM,
 		FAN_OPEN_EXEC_PERM, FAN_ONDIR, FAN_EVENT_ON_CHILD,
+		FSGATE_DIRENT_EVENTS,
 	};
 	uint64_t m = 0;
 	unsigned int n = 1 + fz_below(fz, 4);
 
 	while (n--)
 		m |= FZ_PICK(fz, bits);
-	if (!perm)
+	if ((gflags & FSGATE_CLASS_MASK) == FSGATE_CLASS_NOTIF &&
+	    !fz_chance(fz, 5))
 		m &= ~(uint64_t)FSGATE_PERM_EVENTS;
+	if (!(gflags & FSGATE_REPORT_FID_BITS) && !fz_chance(fz, 5))
+		m &= ~(uint64_t)FSGATE_DIRENT_EVENTS;
+	if (!(gflags & FSGATE_REPORT_NAME) && !fz_chance(fz, 5))
+		m &= ~(uint64_t)0x10000000;	/* FAN_RENAME */
 	return m;
 }
 
@@ -250,14 +416,19 @@ static uint64_t fz_mask(struct fz *fz, bool perm)
  * modification would clear on a directory is EISDIR, and ignore or
  * evictable flags an existing mark refuses are EEXIST.
  */
+/*
+ * ... an object a FID group cannot name is ENODEV, EXDEV or EOPNOTSUPP;
+ * a FUSE mount whose server is gone fails lookups with ENOTCONN.
+ */
 static const int *fz_mark_errnos(unsigned int flags)
 {
-	static const int plain[] = { EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC,
-				     ENOMEM, EACCES, ELOOP, 0 };
-	static const int refused[] = { EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC,
-				       ENOMEM, EACCES, ELOOP, EEXIST, 0 };
-	static const int ignore[] = { EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC,
-				      ENOMEM, EACCES, ELOOP, EEXIST, EISDIR, 0 };
+#define FZ_MARK_ERRNOS EINVAL, ENOENT, ENOTDIR, EBADF, ENOSPC, ENOMEM, \
+		       EACCES, ELOOP, ENODEV, EXDEV, EOPNOTSUPP, ENOTCONN, \
+		       ECONNABORTED
+	static const int plain[] = { FZ_MARK_ERRNOS, 0 };
+	static const int refused[] = { FZ_MARK_ERRNOS, EEXIST, 0 };
+	static const int ignore[] = { FZ_MARK_ERRNOS, EEXIST, EISDIR, 0 };
+#undef FZ_MARK_ERRNOS
 
 	if (!(flags & FSGATE_MARK_ADD))
 		return plain;
@@ -268,7 +439,12 @@ static const int *fz_mark_errnos(unsigned int flags)
 	return plain;
 }
 
-static void fz_mark(struct fz *fz, unsigned int action)
+/*
+ * A mark request on a slot's group: @action with random flags, or with
+ * @how's (ignore or evictable flags, and an inode mark for the latter)
+ * when @how is not 0.
+ */
+static void fz_mark(struct fz *fz, unsigned int action, unsigned int how)
 {
 	static const unsigned int types[] = {
 		FSGATE_MARK_INODE, FSGATE_MARK_INODE, FSGATE_MARK_MOUNT,
@@ -284,15 +460,19 @@ static void fz_mark(struct fz *fz, unsigned int action)
 	g = fz_slot_get(fz, &slot);
 	if (g < 0)
 		return;
-	mask = fz_mask(fz, (fz->proc->slot_flags[slot] & FSGATE_CLASS_MASK) !=
-			   FSGATE_CLASS_NOTIF || fz_chance(fz, 5));
+	mask = fz_mask(fz, fz->proc->slot_flags[slot]);
 	if (fz_chance(fz, 10))
 		flags |= FSGATE_MARK_DONT_FOLLOW;
 	if (fz_chance(fz, 10))
 		flags |= FSGATE_MARK_ONLYDIR;
-	if (fz_chance(fz, 10))
+	if (how) {
+		if (how & FSGATE_MARK_EVICTABLE)
+			flags = (flags & ~FSGATE_MARK_TYPES) | FSGATE_MARK_INODE;
+		flags |= how;
+	} else if (fz_chance(fz, 10)) {
 		flags |= FSGATE_MARK_EVICTABLE;
-	if (fz_chance(fz, 15)) {
+	}
+	if (!how && fz_chance(fz, 15)) {
 		/* Legacy or Linux 6.0 ignore masks, and at times both. */
 		flags |= fz_chance(fz, 50) ? FSGATE_MARK_IGNORED_MASK :
 					     FSGATE_MARK_IGNORE;
@@ -321,6 +501,8 @@ static void fz_mark(struct fz *fz, unsigned int action)
 	}
 	ret = fsgate_mark(g, flags, mask, dirfd, name);
 	fz_check(fz, "FSGATE_IOC_MARK", ret, fz_mark_errnos(flags));
+	if (!ret)
+		fz_ok(fz);
 	fz_slot_put(fz);
 	if (objfd >= 0)
 		close(objfd);
@@ -328,12 +510,41 @@ static void fz_mark(struct fz *fz, unsigned int action)
 
 static void op_mark_add(struct fz *fz)
 {
-	fz_mark(fz, FSGATE_MARK_ADD);
+	fz_mark(fz, FSGATE_MARK_ADD, 0);
 }
 
 static void op_mark_remove(struct fz *fz)
 {
-	fz_mark(fz, FSGATE_MARK_REMOVE);
+	fz_mark(fz, FSGATE_MARK_REMOVE, 0);
+}
+
+/* Ignore masks: Linux 6.0's (which directories and mounts need to survive modification) or the legacy one. */
+static void op_mark_ignore(struct fz *fz)
+{
+	fz_mark(fz, FSGATE_MARK_ADD,
+		fz_chance(fz, 60) ?
+		FSGATE_MARK_IGNORE | FSGATE_MARK_IGNORE_SURV :
+		FSGATE_MARK_IGNORED_MASK |
+		(fz_chance(fz, 50) ? FSGATE_MARK_IGNORED_SURV_MODIFY : 0));
+}
+
+/*
+ * Evictable inode marks, and at times the kernel's caches dropped under
+ * them (procfs and sysfs inodes go; the scratch tmpfs's stay).
+ */
+static void op_mark_evictable(struct fz *fz)
+{
+	int fd;
+
+	fz_mark(fz, FSGATE_MARK_ADD, FSGATE_MARK_EVICTABLE);
+	if (!fz_chance(fz, 10))
+		return;
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0)
+		return;
+	if (write(fd, "2", 1) < 0 && !fz_errno_is_verdict(errno))
+		fz_fail(fz, "drop_caches: %s", strerror(errno));
+	close(fd);
 }
 
 static void op_mark_flush(struct fz *fz)
@@ -345,9 +556,10 @@ static void op_mark_flush(struct fz *fz)
 
 	if (g < 0)
 		return;
-	fz_check(fz, "FSGATE_IOC_MARK flush",
-		 fsgate_mark(g, FSGATE_MARK_FLUSH | FZ_PICK(fz, types), 0, 0,
-			     NULL), FZ_ERRNOS(ENOMEM));
+	if (fsgate_mark(g, FSGATE_MARK_FLUSH | FZ_PICK(fz, types), 0, 0, NULL))
+		fz_check(fz, "FSGATE_IOC_MARK flush", -1, FZ_ERRNOS(ENOMEM));
+	else
+		fz_ok(fz);
 	fz_slot_put(fz);
 }
 
@@ -382,12 +594,19 @@ static void op_mark_bad(struct fz *fz)
 		fz_fail(fz, "a bad struct fsgate_mark was taken (flags 0x%x mask 0x%llx)",
 			m.flags, (unsigned long long)m.mask);
 	fz_check(fz, "FSGATE_IOC_MARK (bad)", ret, FZ_ERRNOS(EINVAL, EFAULT));
+	if (ret)
+		fz_ok(fz);
 	fz_slot_put(fz);
 }
 
 /* --- reading and answering --- */
 
-static void fz_stash(struct fz *fz, int g, int fd)
+const int fz_read_errnos[] = {
+	EAGAIN, EINVAL, EINTR, EMFILE, ENFILE, ETXTBSY, EISDIR, EACCES, EPERM,
+	ENXIO, EROFS, ENOENT, EWOULDBLOCK, 0,
+};
+
+static void fz_stash(struct fz *fz, int g, int fd, uint64_t id)
 {
 	unsigned int i = fz_below(fz, FZ_STASH);
 
@@ -395,48 +614,98 @@ static void fz_stash(struct fz *fz, int g, int fd)
 		close(fz->stash_fd[i]);
 	fz->stash_fd[i] = fd;
 	fz->stash_group[i] = g;
+	fz->stash_id[i] = id;
 }
 
-/* Check each record of a read; answer, keep or drop its event. */
-static void fz_records(struct fz *fz, int g, const char *buf, ssize_t len,
-		       size_t count)
+long fz_answer(struct fz *fz, int g, unsigned int gflags, int fd, uint64_t id,
+	       unsigned int how)
 {
-	const struct fanotify_event_metadata *e;
-	struct fanotify_response r;
-	ssize_t off;
+	struct fsgate_response_audit_rule rule = {
+		.type = FSGATE_RESPONSE_INFO_AUDIT_RULE,
+		.len = sizeof(rule),
+		.rule_number = fz_below(fz, 1000),
+		.subj_trust = fz_below(fz, 3),
+		.obj_trust = fz_below(fz, 3),
+	};
+	unsigned int form = how & FZ_FORM;
+	bool audit = gflags & FSGATE_ENABLE_AUDIT, refused, by_id;
+	uint32_t response = fz_response(fz);
+	const char *what = "fsgate_respond";
+	long ret;
 
-	if (len % FAN_EVENT_METADATA_LEN || (size_t)len > count) {
+	if (form == FZ_AUDITED || fz_chance(fz, audit ? 30 : 2))
+		response |= FSGATE_AUDIT;
+	/* Audit on a group made without it: EINVAL, nothing answered. */
+	refused = (response & FSGATE_AUDIT) && !audit;
+	if (id && (form == FZ_EXTEND || fz_chance(fz, 10))) {
+		ret = fsgate_extend(g, id, 1 + fz_below(fz, FZ_TIMEOUT_MAX_MS));
+		fz_check(fz, "fsgate_extend", ret, FZ_ERRNOS(ENOENT));
+		if (!ret && form == FZ_EXTEND)
+			fz_ok(fz);
+		/* Left to its timeout, at the later deadline. */
+		if (form == FZ_EXTEND && fz_chance(fz, 50))
+			return ret;
+	}
+	by_id = id && ((how & FZ_SHARED) || form == FZ_BY_ID ||
+		       fz_chance(fz, 50));
+	if (by_id) {
+		what = "fsgate_respond_id";
+		ret = fsgate_respond_id(g, id, response);
+	} else if ((response & FSGATE_AUDIT) && fz_chance(fz, 40) &&
+		   (fz->sh->features & FSGATE_FEATURE_AUDIT_RULE)) {
+		what = "fsgate_respond_rule";
+		ret = fsgate_respond_rule(g, fd, response, &rule);
+	} else {
+		ret = fsgate_respond(g, fd, response);
+	}
+	if (!ret && refused)
+		fz_fail(fz, "%s: an audited answer (0x%x) was taken by a group without FSGATE_ENABLE_AUDIT",
+			what, response);
+	/*
+	 * A late answer's group fd number may name another group by now,
+	 * a notification group (EINVAL) among them.
+	 */
+	fz_check(fz, what, ret, refused || (how & FZ_LATE) ?
+		 FZ_ERRNOS(ENOENT, EINVAL) : FZ_ERRNOS(ENOENT));
+	if (!ret && ((form == FZ_BY_ID && by_id) ||
+		     (form == FZ_AUDITED && (response & FSGATE_AUDIT))))
+		fz_ok(fz);
+	else if (ret && refused && form == FZ_AUDITED && errno == EINVAL)
+		fz_ok(fz);	/* refused, as it must be */
+	return ret;
+}
+
+struct fz_records_arg {
+	int g;
+	unsigned int gflags, how;
+};
+
+/* Answer (as @how says), keep or drop one event of a worker's read. */
+static void fz_record(struct fz *fz, const struct fz_event *ev, void *arg)
+{
+	const struct fz_records_arg *a = arg;
+	int fd = ev->meta->fd;
+
+	if (!(ev->meta->mask & FSGATE_PERM_EVENTS) || fz_chance(fz, 10)) {
+		close(fd);
+	} else if (a->how == FZ_ANY && fz_chance(fz, 30)) {
+		fz_stash(fz, a->g, fd, ev->id);
+	} else {
+		fz_answer(fz, a->g, a->gflags, fd, ev->id, a->how);
+		close(fd);
+	}
+}
+
+static void fz_records(struct fz *fz, int g, unsigned int gflags,
+		       const char *buf, ssize_t len, size_t count,
+		       unsigned int how)
+{
+	struct fz_records_arg a = { .g = g, .gflags = gflags, .how = how };
+
+	if ((size_t)len > count)
 		fz_fail(fz, "read returned %zd for %zu bytes", len, count);
-		return;
-	}
-	for (off = 0; off < len; off += FAN_EVENT_METADATA_LEN) {
-		e = (const void *)(buf + off);
-		if (e->event_len != FAN_EVENT_METADATA_LEN ||
-		    e->vers != FANOTIFY_METADATA_VERSION ||
-		    e->metadata_len != FAN_EVENT_METADATA_LEN ||
-		    !e->mask || (e->mask & ~(uint64_t)(FSGATE_EVENTS | FAN_ONDIR |
-						      FAN_Q_OVERFLOW)) ||
-		    (e->fd < 0 && e->fd != FAN_NOFD) ||
-		    ((e->mask & FAN_Q_OVERFLOW) && e->fd != FAN_NOFD)) {
-			fz_fail(fz, "a bad record: len %u vers %u mask 0x%llx fd %d",
-				e->event_len, e->vers,
-				(unsigned long long)e->mask, e->fd);
-			continue;
-		}
-		if (e->fd < 0)
-			continue;
-		if (!(e->mask & FSGATE_PERM_EVENTS) || fz_chance(fz, 10)) {
-			close(e->fd);
-		} else if (fz_chance(fz, 30)) {
-			fz_stash(fz, g, e->fd);
-		} else {
-			r.fd = e->fd;
-			r.response = fz_response(fz);
-			fz_check(fz, "write of an answer",
-				 write(g, &r, sizeof(r)), FZ_ERRNOS(ENOENT));
-			close(e->fd);
-		}
-	}
+	else
+		fz_events(fz, gflags, buf, len, fz_record, &a);
 }
 
 static size_t fz_read_size(struct fz *fz)
@@ -450,37 +719,41 @@ static size_t fz_read_size(struct fz *fz)
 	return FZ_PICK(fz, sizes);
 }
 
-static void fz_read_and_check(struct fz *fz, int g)
+static void fz_read_and_check(struct fz *fz, int g, unsigned int gflags,
+			      unsigned int how)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	size_t count = fz_read_size(fz);
 	ssize_t len;
 
-	len = read(g, buf, count);
-	fz_check(fz, "read", len,
-		 FZ_ERRNOS(EAGAIN, EINVAL, EINTR, EMFILE, ENFILE, ETXTBSY,
-			   EISDIR, EACCES, EPERM, ENXIO, EROFS, ENOENT,
-			   EWOULDBLOCK));
+	len = fz_read_timed(fz, g, buf, count);
+	fz_check(fz, "read", len, fz_read_errnos);
 	if (len < 0) {
-		if (errno == EINVAL && count >= FAN_EVENT_METADATA_LEN)
+		/* EINVAL only for a buffer too small for the event. */
+		if (errno == EINVAL && count >= fz_event_max(gflags))
 			fz_fail(fz, "read of %zu bytes: EINVAL", count);
 		return;
 	}
-	fz_records(fz, g, buf, len, count);
+	if (len > 0 && how == FZ_ANY)
+		fz_ok(fz);
+	how &= ~FZ_KEEP;
+	fz_records(fz, g, gflags, buf, len, count, how);
 }
 
 /* Read what is there; on a blocking group only after poll says so. */
 static void op_read_nonblock(struct fz *fz)
 {
 	struct pollfd pfd;
-	int g = fz_slot_get(fz, NULL);
+	unsigned int slot;
+	int g = fz_slot_get(fz, &slot);
 
 	if (g < 0)
 		return;
 	pfd = (struct pollfd){ .fd = g, .events = POLLIN };
 	if (poll(&pfd, 1, fz_below(fz, 30)) > 0 || fz_chance(fz, 5)) {
 		if (fcntl(g, F_GETFL) & O_NONBLOCK)
-			fz_read_and_check(fz, g);
+			fz_read_and_check(fz, g, fz->proc->slot_flags[slot],
+					  FZ_ANY);
 		else if (fz_chance(fz, 50)) {
 			/* A blocking read, which a timer interrupts. */
 			timer_t t;
@@ -497,12 +770,45 @@ static void op_read_nonblock(struct fz *fz)
 			sev._sigev_un._tid = gettid();
 			if (timer_create(CLOCK_MONOTONIC, &sev, &t) == 0) {
 				timer_settime(t, 0, &its, NULL);
-				fz_read_and_check(fz, g);
+				fz_read_and_check(fz, g,
+						  fz->proc->slot_flags[slot],
+						  FZ_ANY);
 				timer_delete(t);
 			}
 		}
 	}
 	fz_slot_put(fz);
+}
+
+/*
+ * Read a nonblocking group made with @flags, if this process has one,
+ * and answer its permission events in form @how.
+ */
+static void fz_read_form(struct fz *fz, unsigned int flags, unsigned int how)
+{
+	struct pollfd pfd;
+	unsigned int slot;
+	int g = fz_slot_get_with(fz, &slot, flags);
+
+	if (g < 0)
+		return;
+	pfd = (struct pollfd){ .fd = g, .events = POLLIN };
+	if (poll(&pfd, 1, fz_below(fz, 30)) > 0 &&
+	    (fcntl(g, F_GETFL) & O_NONBLOCK))
+		fz_read_and_check(fz, g, fz->proc->slot_flags[slot], how);
+	fz_slot_put(fz);
+}
+
+static void op_answer_id(struct fz *fz)
+{
+	fz_read_form(fz, FSGATE_REPORT_PERM, FZ_BY_ID);
+}
+
+/* Audited answers: taken by groups that asked for audit, else refused. */
+static void op_answer_audit(struct fz *fz)
+{
+	fz_read_form(fz, fz->sh->features & FSGATE_FEATURE_AUDIT ?
+		     FSGATE_ENABLE_AUDIT : 0, FZ_AUDITED);
 }
 
 static void op_read_epoll(struct fz *fz)
@@ -522,13 +828,14 @@ static void op_read_epoll(struct fz *fz)
 	n = epoll_wait(fz->epfd, ev, 4, fz_below(fz, 20));
 	for (i = 0; i < n; i++)
 		if (ev[i].data.fd == g && (fcntl(g, F_GETFL) & O_NONBLOCK))
-			fz_read_and_check(fz, g);
+			fz_read_and_check(fz, g, fz->proc->slot_flags[slot],
+					  FZ_ANY);
 	if (fz_chance(fz, 20))
 		epoll_ctl(fz->epfd, EPOLL_CTL_DEL, g, NULL);
 	fz_slot_put(fz);
 }
 
-/* Answer a kept event, now (maybe late, maybe twice). */
+/* A kept event: answer it now (maybe late, maybe twice). */
 static void op_answer_stash(struct fz *fz)
 {
 	unsigned int i = fz_below(fz, FZ_STASH), s;
@@ -536,20 +843,35 @@ static void op_answer_stash(struct fz *fz)
 	int g = -1, err;
 	long ret;
 
-	if (fz->stash_fd[i] < 0)
+	for (s = 0; s < FZ_STASH && fz->stash_fd[i] < 0; s++)
+		i = (i + 1) % FZ_STASH;
+	/* None kept: read some (30% of the permission events are kept). */
+	if (fz->stash_fd[i] < 0) {
+		fz_read_form(fz, 0, FZ_ANY | FZ_KEEP);
 		return;
+	}
 	/* The group it came from, if this process still has its fd. */
 	pthread_rwlock_rdlock(&fz->proc->slots_lock);
 	for (s = 0; s < FZ_SLOTS; s++)
 		if (fz->proc->slots[s] == fz->stash_group[i])
-			g = fz->stash_group[i];
-	if (g >= 0) {
+			break;
+	if (s < FZ_SLOTS)
+		g = fz->stash_group[i];
+	if (g >= 0 && fz->stash_id[i]) {
+		ret = fz_answer(fz, g, fz->proc->slot_flags[s], fz->stash_fd[i],
+				fz->stash_id[i], FZ_ANY | FZ_LATE);
+		if (!ret || errno == ENOENT)
+			fz_ok(fz);
+	} else if (g >= 0) {
 		r[0].fd = r[1].fd = fz->stash_fd[i];
 		r[0].response = r[1].response = fz_response(fz);
 		/* Two answers to one event in one write: ENOENT, none taken. */
 		ret = write(g, r, fz_chance(fz, 20) ? sizeof(r) : sizeof(r[0]));
 		err = ret < 0 ? errno : 0;
 		fz_check(fz, "write of answers", ret, FZ_ERRNOS(ENOENT, EINVAL));
+		/* Worked: taken, or found late (what this is for). */
+		if (ret >= 0 || err == ENOENT)
+			fz_ok(fz);
 		/*
 		 * Once more finds no event, unless the answer itself was
 		 * refused (EINVAL: the fd number now names a notification
@@ -562,6 +884,13 @@ static void op_answer_stash(struct fz *fz)
 	fz_slot_put(fz);
 	close(fz->stash_fd[i]);
 	fz->stash_fd[i] = -1;
+	fz->stash_id[i] = 0;
+}
+
+/* More time for events (by id), then an answer or their timeout. */
+static void op_extend(struct fz *fz)
+{
+	fz_read_form(fz, FSGATE_REPORT_PERM, FZ_EXTEND);
 }
 
 /* Responses the ABI refuses: each whole write is EINVAL, ENOENT or EFAULT. */
@@ -598,6 +927,8 @@ static void op_write_garbage(struct fz *fz)
 		ret = write(g, fz_chance(fz, 10) ? (void *)8 : (void *)r, len);
 	fz_check(fz, "write of garbage", ret,
 		 FZ_ERRNOS(EINVAL, ENOENT, EFAULT));
+	if (ret < 0)
+		fz_ok(fz);
 	fz_slot_put(fz);
 }
 
@@ -606,17 +937,24 @@ static void op_write_garbage(struct fz *fz)
 static void op_stats(struct fz *fz)
 {
 	struct fsgate_stats st;
-	int g = fz_slot_get(fz, NULL), n;
+	unsigned int slot, gflags;
+	int g = fz_slot_get(fz, &slot), n;
 
 	if (g < 0)
 		return;
+	gflags = fz->proc->slot_flags[slot];
 	if (fsgate_stats(g, &st))
 		fz_fail(fz, "FSGATE_IOC_STATS: %s", strerror(errno));
 	else if (st.denied > st.answered)
 		fz_fail(fz, "stats: denied %llu > answered %llu",
 			(unsigned long long)st.denied,
 			(unsigned long long)st.answered);
-	if (ioctl(g, FIONREAD, &n) || n < 0 || n % FAN_EVENT_METADATA_LEN)
+	else
+		fz_ok(fz);
+	/* Whole events: of 24 bytes each, or 4-byte aligned with records. */
+	if (ioctl(g, FIONREAD, &n) || n < 0 ||
+	    n % (gflags & (FSGATE_REPORT_FID_BITS | FSGATE_REPORT_INFO) ?
+		 4 : FAN_EVENT_METADATA_LEN))
 		fz_fail(fz, "FIONREAD: %d (%s)", n, strerror(errno));
 	fz_slot_put(fz);
 }
@@ -637,6 +975,8 @@ static void op_ioctl_bad(struct fz *fz)
 	if (ret == 0)
 		fz_fail(fz, "ioctl 0x%lx with a bad pointer worked", cmd);
 	fz_check(fz, "a bad ioctl", ret, FZ_ERRNOS(EFAULT, ENOTTY, EINVAL));
+	if (ret < 0)
+		fz_ok(fz);
 	fz_slot_put(fz);
 }
 
@@ -652,6 +992,7 @@ static void fz_slurp(struct fz *fz, const char *path)
 	while (read(fd, buf, sizeof(buf)) > 0)
 		;
 	close(fd);
+	fz_ok(fz);
 }
 
 static void op_fdinfo(struct fz *fz)
@@ -701,6 +1042,7 @@ static void op_groups(struct fz *fz)
 	fz_check(fz, "FSGATE_IOC_GROUPS", n, FZ_ERRNOS(EINVAL, EFAULT, ENOMEM));
 	if (n < 0 || req.entries != (uintptr_t)buf)
 		return;
+	fz_ok(fz);
 	for (i = 0; i < req.count && i < (unsigned int)n; i++, prev = e) {
 		e = (const void *)(buf + (size_t)i * req.size);
 		if (prev && prev->priority < e->priority)
@@ -718,8 +1060,10 @@ static void op_access(struct fz *fz)
 
 static void op_kill_access(struct fz *fz)
 {
-	if (fz_kid_pick(fz, FZ_KID_ACCESS))
+	if (fz_kid_pick(fz, FZ_KID_ACCESS)) {
 		atomic_fetch_add(&fz->sh->access_killed, 1);
+		fz_ok(fz);
+	}
 }
 
 static void op_daemon(struct fz *fz)
@@ -729,26 +1073,48 @@ static void op_daemon(struct fz *fz)
 
 static void op_kill_daemon(struct fz *fz)
 {
-	fz_kid_pick(fz, fz_chance(fz, 50) ? FZ_KID_DAEMON : FZ_KID_READER);
+	if (fz_kid_pick(fz, fz_chance(fz, 50) ? FZ_KID_DAEMON : FZ_KID_READER))
+		fz_ok(fz);
+}
+
+static void op_lease(struct fz *fz)
+{
+	fz_lease_spawn(fz);
+}
+
+/* Start the worker's FUSE server, or kill it: that ends the opens it holds. */
+static void op_fuse(struct fz *fz)
+{
+	if (!fz_chance(fz, 30) || !fz_kid_pick(fz, FZ_KID_FUSE))
+		fz_fuse_spawn(fz);
+	else
+		fz_ok(fz);
+}
+
+static void op_nobody(struct fz *fz)
+{
+	fz_nobody_spawn(fz);
 }
 
 /* A forked child shares a group fd, answers through it, exits. */
 static void op_fork_reader(struct fz *fz)
 {
+	unsigned int slot;
 	int g;
 
 	if (fz_kids_count(fz->proc, FZ_KID_READER) >= 2)
 		return;
-	g = fz_slot_get(fz, NULL);
+	g = fz_slot_get(fz, &slot);
 	if (g < 0)
 		return;
-	fz_reader_spawn(fz, g);
+	fz_reader_spawn(fz, g, fz->proc->slot_flags[slot]);
 	fz_slot_put(fz);
 }
 
 static void op_reap(struct fz *fz)
 {
 	fz_kids_reap(fz->proc, false);
+	fz_ok(fz);
 }
 
 /* --- the module's parameters --- */
@@ -777,8 +1143,9 @@ static void op_param(struct fz *fz)
 	 * The parameter files are in /sys/module/fsgate, which the groups may
 	 * mark (fz_elsewhere): an open their verdict denies is not a failure.
 	 */
-	if (fsgate_param_set(params[i].name, params[i].values[fz_below(fz, 4)]) &&
-	    !fz_errno_is_verdict(errno))
+	if (!fsgate_param_set(params[i].name, params[i].values[fz_below(fz, 4)]))
+		fz_ok(fz);
+	else if (!fz_errno_is_verdict(errno))
 		fz_fail(fz, "setting %s: %s", params[i].name, strerror(errno));
 }
 
@@ -811,6 +1178,8 @@ static void op_flush_cache(struct fz *fz)
 	}
 	ret = ioctl(g, FSGATE_IOC_FLUSH_CACHE, &req);
 	fz_check(fz, "FSGATE_IOC_FLUSH_CACHE", ret, FZ_ERRNOS(EINVAL, EBADF));
+	if (ret >= 0)
+		fz_ok(fz);
 	if (ret >= 0 && (req.flags & ~FSGATE_FLUSH_FLAGS || req.reserved[0] ||
 			 req.reserved[1] || req.reserved[2]))
 		fz_fail(fz, "a bad struct fsgate_cache_flush was taken");
@@ -949,6 +1318,8 @@ static void op_mute(struct fz *fz)
 	if (ret == 0 && bad)
 		fz_fail(fz, "a bad struct fsgate_mute was taken (op %u type %u)",
 			req.m.op, req.m.entry.type);
+	else if (ret == 0)
+		fz_ok(fz);
 	if (ret == 0 && req.m.op == FSGATE_MUTE_LIST &&
 	    req.m.mode > FSGATE_MUTE_MODE_ONLY)
 		fz_fail(fz, "FSGATE_MUTE_LIST: mode %u", req.m.mode);
@@ -964,52 +1335,203 @@ static void op_fs_churn(struct fz *fz)
 		"new1", "t0", "m0/f0", "b0/f0", "d0/sub/f0",
 	};
 	const char *a = FZ_PICK(fz, files), *b = FZ_PICK(fz, files);
-	int fd;
+	int fd, ret;
 
 	switch (fz_below(fz, 7)) {
 	case 0:
-		fd = open(a, O_WRONLY | O_CREAT | O_NONBLOCK, 0644);
+		fd = ret = open(a, O_WRONLY | O_CREAT | O_NONBLOCK, 0644);
 		if (fd >= 0) {
-			if (write(fd, "new\n", 4) < 0)
-				break;
+			ret = write(fd, "new\n", 4);
 			close(fd);
 		}
 		break;
-	case 1: unlink(a); break;
-	case 2: rename(a, b); break;
-	case 3: mkdir("d0/sub", 0755); mkdir("m0/d0", 0755); break;
-	case 4: rmdir(fz_chance(fz, 50) ? "d0/sub" : "m0/d0"); break;
+	case 1: ret = unlink(a); break;
+	case 2: ret = rename(a, b); break;
+	case 3: ret = mkdir("d0/sub", 0755) & mkdir("m0/d0", 0755); break;
+	case 4: ret = rmdir(fz_chance(fz, 50) ? "d0/sub" : "m0/d0"); break;
 	case 5:
 		unlink("l0");
-		if (symlink(fz_chance(fz, 50) ? "f0" : "d1", "l0"))
-			break;
+		ret = symlink(fz_chance(fz, 50) ? "f0" : "d1", "l0");
 		break;
 	default:
-		if (truncate(a, fz_below(fz, 100)))
-			break;
+		ret = truncate(a, fz_below(fz, 100));
 	}
+	if (ret >= 0)
+		fz_ok(fz);
 }
 
 /* A tmpfs mounted on m0 and unmounted under marks and accesses. */
 static void op_mount(struct fz *fz)
 {
+	int ret;
+
 	switch (fz_below(fz, 4)) {
 	case 0:
-		if (mount("fuzzsub", "m0", "tmpfs", 0, "size=4m") == 0) {
+		ret = mount("fuzzsub", "m0", "tmpfs", 0, "size=4m");
+		if (ret == 0) {
 			fz_write_file("m0/f0", "on the sub-tmpfs\n");
 			mkdir("m0/d0", 0755);
 		}
 		break;
 	case 1:
-		umount2("m0", MNT_DETACH);
+		ret = umount2("m0", MNT_DETACH);
 		break;
 	case 2:
-		if (mount("d0", "b0", NULL, MS_BIND, NULL))
-			break;
+		ret = mount("d0", "b0", NULL, MS_BIND, NULL);
 		break;
 	default:
-		umount2("b0", MNT_DETACH);
+		ret = umount2("b0", MNT_DETACH);
 	}
+	if (!ret)
+		fz_ok(fz);
+}
+
+/*
+ * Writes in the overlay's layers beneath it (its lower directory v/, its
+ * upper ou/upper/), which change neither the overlay inode's ctime, size
+ * nor writers, and writes through it (a copy-up); accessors then open
+ * the files through ov/. Never the oracle's deny-* and allow-* files.
+ */
+static void op_overlay_write(struct fz *fz)
+{
+	static const char *const files[] = {
+		"v/f0", "ou/upper/f0", "ov/f0", "ou/upper/allow-0",
+	};
+	const char *f = FZ_PICK(fz, files);
+	int fd = open(f, O_WRONLY | O_NONBLOCK | (fz_chance(fz, 50) ? O_TRUNC :
+						   O_APPEND));
+
+	if (fd < 0) {
+		/* The upper file is there once ov/f0 was copied up. */
+		fz_check(fz, f, fd, FZ_ERRNOS(ENOENT, EPERM, EACCES, EIO, EBUSY,
+					      ETXTBSY, EAGAIN, ENOSPC, EDQUOT));
+		return;
+	}
+	if (write(fd, "changed beneath\n", 16) == 16)
+		fz_ok(fz);
+	close(fd);
+}
+
+/* --- filter programs (FSGATE_IOC_SET_FILTER) --- */
+
+#define FZ_LD(field)	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, \
+				 offsetof(struct fsgate_filter_data, field))
+#define FZ_RET(k)	BPF_STMT(BPF_RET | BPF_K, (k))
+#define FZ_JEQ(k)	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 0, 1)
+
+/*
+ * A filter that returns @act when the word @load loads, masked with
+ * @and unless that is 0, is @value; else asks.
+ */
+static void fz_filter_if(struct sock_filter *prog, uint32_t *len,
+			 struct sock_filter load, uint32_t and, uint32_t value,
+			 uint32_t act)
+{
+	prog[(*len)++] = load;
+	if (and)
+		prog[(*len)++] = (struct sock_filter)
+			BPF_STMT(BPF_ALU | BPF_AND | BPF_K, and);
+	prog[(*len)++] = (struct sock_filter)FZ_JEQ(value);
+	prog[(*len)++] = (struct sock_filter)FZ_RET(act);
+	prog[(*len)++] = (struct sock_filter)FZ_RET(FSGATE_FILTER_ASK);
+}
+
+/*
+ * A filter, mostly valid (deciding by event, uid, file type or program,
+ * with every action, a length returned as an action, no filter), or
+ * refused: a load past the struct or not on a word, no return at the
+ * end, a jump out of the program, too long, unknown flags.
+ */
+static void op_filter(struct fz *fz)
+{
+	static const uint32_t actions[] = {
+		FSGATE_FILTER_ASK, FSGATE_FILTER_SKIP, FSGATE_FILTER_ALLOW,
+		FSGATE_FILTER_DENY, FSGATE_FILTER_DENY | EACCES,
+		FSGATE_FILTER_DENY | EIO, 0x00050000, FSGATE_FILTER_DENY | 999,
+	};
+	uint32_t act = FZ_PICK(fz, actions);
+	struct sock_filter prog[8];
+	struct fsgate_filter req = { .insns = (uintptr_t)prog };
+	bool bad = false;
+	int g = fz_slot_get(fz, NULL);
+	long ret;
+
+	if (g < 0)
+		return;
+	switch (fz_below(fz, 12)) {
+	case 0:
+		req.insns = 0;	/* none: the group's filter goes */
+		break;
+	case 1:
+		prog[req.len++] = (struct sock_filter)FZ_RET(act);
+		break;
+	case 2:
+		fz_filter_if(prog, &req.len, (struct sock_filter)FZ_LD(mask),
+			     0, FAN_OPEN_PERM, act);
+		break;
+	case 3:
+		fz_filter_if(prog, &req.len, (struct sock_filter)FZ_LD(uid),
+			     0, 65534, act);
+		break;
+	case 4:
+		fz_filter_if(prog, &req.len, (struct sock_filter)FZ_LD(mode),
+			     S_IFMT, S_IFDIR, act);
+		break;
+	case 5:
+		/* The program and cgroup fields, where the module has them. */
+		prog[req.len++] = (struct sock_filter)FZ_LD(flags);
+		prog[req.len++] = (struct sock_filter)FZ_LD(exe_ino_lo);
+		prog[req.len++] = (struct sock_filter)FZ_LD(cgroup_id_lo);
+		prog[req.len++] = (struct sock_filter)FZ_RET(act);
+		bad = !(fz->sh->features & FSGATE_FEATURE_FILTER_PROC);
+		break;
+	case 6:
+		/* The struct's size as the verdict: an unknown one, asks. */
+		prog[req.len++] = (struct sock_filter)
+			BPF_STMT(BPF_LD | BPF_W | BPF_LEN, 0);
+		prog[req.len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_A, 0);
+		break;
+	case 7:
+		prog[req.len++] = (struct sock_filter)
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 sizeof(struct fsgate_filter_data) +
+				 4 * fz_below(fz, 8));
+		prog[req.len++] = (struct sock_filter)FZ_RET(act);
+		bad = true;
+		break;
+	case 8:
+		prog[req.len++] = (struct sock_filter)
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 1 + fz_below(fz, 3));
+		prog[req.len++] = (struct sock_filter)FZ_RET(act);
+		bad = true;
+		break;
+	case 9:
+		prog[req.len++] = (struct sock_filter)FZ_LD(mask);
+		bad = true;
+		break;
+	case 10:
+		prog[req.len++] = (struct sock_filter)
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 6);
+		prog[req.len++] = (struct sock_filter)FZ_RET(act);
+		bad = true;
+		break;
+	default:
+		prog[req.len++] = (struct sock_filter)FZ_RET(act);
+		if (fz_chance(fz, 50))
+			req.len = FSGATE_FILTER_MAX + 1;
+		else
+			req.flags = 1U << fz_below(fz, 32);
+		bad = true;
+	}
+	ret = ioctl(g, FSGATE_IOC_SET_FILTER, &req);
+	if (!ret && bad)
+		fz_fail(fz, "a bad filter was taken (len %u flags 0x%x)",
+			req.len, req.flags);
+	fz_check(fz, "FSGATE_IOC_SET_FILTER", ret,
+		 bad ? FZ_ERRNOS(EINVAL, EFAULT) : FZ_ERRNOS(ENOMEM));
+	if (!ret || bad)
+		fz_ok(fz);
+	fz_slot_put(fz);
 }
 
 const struct fz_op fz_ops[] = {
@@ -1041,5 +1563,17 @@ const struct fz_op fz_ops[] = {
 	{ "mute",		3, op_mute },
 	{ "fs_churn",		6, op_fs_churn },
 	{ "mount",		2, op_mount },
+	{ "group_fid",		3, op_group_fid },
+	{ "group_info",		3, op_group_info },
+	{ "answer_id",		6, op_answer_id },
+	{ "answer_audit",	3, op_answer_audit },
+	{ "extend",		3, op_extend },
+	{ "filter",		2, op_filter },
+	{ "mark_ignore",	3, op_mark_ignore },
+	{ "mark_evictable",	3, op_mark_evictable },
+	{ "lease",		2, op_lease },
+	{ "fuse",		2, op_fuse },
+	{ "nobody",		2, op_nobody },
+	{ "overlay_write",	2, op_overlay_write },
 };
 const unsigned int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);
