@@ -81,13 +81,28 @@ void fsgate_event_done(struct fsgate_group *group,
 		fsgate_event_free(event);
 }
 
+/* A FID-mode event (@fid) equals @old; any other has @old's @path. */
+static bool fsgate_event_mergeable(const struct fsgate_event *old, u32 mask,
+				   const struct path *path,
+				   const struct fsgate_fid *fid)
+{
+	if (fid)
+		return old->fid &&
+		       fsgate_fid_mergeable(old->mask, old->fid, mask, fid);
+	return !old->fid && path_equal(&old->path, path);
+}
+
 /*
  * As fanotify_merge(): an event merges into any of the last
  * FSGATE_EVENT_MERGE_MAX queued events of the same process about the
- * same file, not only the last one; never into a permission event.
+ * same object, not only the last one, and never into a permission event:
+ * a FID-mode event (@fid) into one it equals (fsgate_fid_mergeable()),
+ * any other into one of the same @path. A group's events are all of one
+ * kind (FID groups are notification groups).
  */
 static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
-			       const struct path *path, struct pid *pid)
+			       const struct path *path,
+			       const struct fsgate_fid *fid, struct pid *pid)
 {
 	struct fsgate_event *old;
 	unsigned int n = 0;
@@ -98,7 +113,8 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 			continue;
 		if (++n > FSGATE_EVENT_MERGE_MAX)
 			break;
-		if (old->pid == pid && path_equal(&old->path, path)) {
+		if (old->pid == pid &&
+		    fsgate_event_mergeable(old, mask, path, fid)) {
 			old->mask |= mask;
 			return true;
 		}
@@ -111,7 +127,8 @@ static bool fsgate_event_absorbed(struct fsgate_group *group, u32 mask,
 				  const struct path *path, struct pid *pid)
 {
 	lockdep_assert_held(&group->queue_lock);
-	return group->shutdown || fsgate_event_merge(group, mask, path, pid);
+	return group->shutdown ||
+	       fsgate_event_merge(group, mask, path, NULL, pid);
 }
 
 /* Under @queue_lock: put @event at the queue's tail and wake readers. */
@@ -182,33 +199,6 @@ out_unlock:
 }
 
 /*
- * As fanotify_merge(): a FID-mode event merges into any of the last
- * FSGATE_EVENT_MERGE_MAX queued events of the same process that it
- * equals (fsgate_fid_mergeable()), not only the last one.
- */
-static bool fsgate_event_merge_fid(struct fsgate_group *group, u32 mask,
-				   const struct fsgate_fid *fid,
-				   struct pid *pid)
-{
-	struct fsgate_event *old;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&group->queue_lock);
-	list_for_each_entry_reverse(old, &group->queue, node) {
-		if (old == &group->overflow || !old->fid)
-			continue;
-		if (++n > FSGATE_EVENT_MERGE_MAX)
-			break;
-		if (old->pid == pid &&
-		    fsgate_fid_mergeable(old->mask, old->fid, mask, fid)) {
-			old->mask |= mask;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
  * The event of a FID-mode group: its handles and names are taken now,
  * while its inodes are certainly alive, so it is built before it can be
  * compared with those queued.
@@ -237,7 +227,7 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
 	if (group->shutdown ||
-	    (fid && fsgate_event_merge_fid(group, mask, fid, pid)))
+	    (fid && fsgate_event_merge(group, mask, NULL, fid, pid)))
 		goto out_unlock;
 	if (!fid || ((group->flags & FSGATE_REPORT_PROC) && !proc) ||
 	    !fsgate_event_room(group)) {
@@ -265,10 +255,9 @@ out_unlock:
  * @src: what a group with FSGATE_REPORT_FID_BITS is told; else NULL
  *
  * Merges, as fanotify does, into a queued event of the same process
- * about the same file (fsgate_event_merge(); a FID-mode event into one
- * it equals, fsgate_event_merge_fid()). A full queue gets one overflow event and
- * drops the rest until the reader catches up; the accessing process
- * never waits. The merge is tried before anything is allocated: a reader
+ * about the same file (fsgate_event_merge()). A full queue gets one
+ * overflow event and drops the rest until the reader catches up; the
+ * accessing process never waits. The merge is tried before anything is allocated: a reader
  * running late sees an access's events merge, and those cost no
  * allocation, no memory cgroup charge and no process record.
  *
