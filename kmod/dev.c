@@ -2,9 +2,10 @@
 /*
  * /dev/fsgate (layer 4, calls user.c): the misc device through which
  * listener groups are made (FSGATE_IOC_INIT), the module says what it
- * offers (FSGATE_IOC_VERSION) and lists its groups (FSGATE_IOC_GROUPS,
- * calling group.c); everything else happens on the group fd
- * FSGATE_IOC_INIT returns.
+ * offers (FSGATE_IOC_VERSION), lists its groups (FSGATE_IOC_GROUPS,
+ * calling group.c), and persistent groups are attached to
+ * (FSGATE_IOC_ATTACH, through user.c) and removed (FSGATE_IOC_REMOVE,
+ * calling persist.c); everything else happens on a group fd.
  */
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
@@ -22,6 +23,7 @@
 
 #include "dev.h"
 #include "group.h"
+#include "persist.h"
 #include "user.h"
 
 /**
@@ -51,6 +53,46 @@ static long fsgate_ioctl_init(void __user *arg)
 	return fsgate_group_create(&init);
 }
 
+/**
+ * fsgate_ioctl_attach() - FSGATE_IOC_ATTACH: an fd on a persistent group
+ * @arg: userspace pointer to a struct fsgate_attach
+ *
+ * Whoever may open /dev/fsgate may ask; the group's owner or
+ * CAP_SYS_ADMIN is needed to attach (fsgate_persist_attach()).
+ *
+ * Context: process context, may sleep.
+ * Return: the new group fd; -EFAULT if @arg cannot be read; what
+ * fsgate_group_attach() returns.
+ */
+static long fsgate_ioctl_attach(void __user *arg)
+{
+	struct fsgate_attach req;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	return fsgate_group_attach(&req);
+}
+
+/**
+ * fsgate_ioctl_remove() - FSGATE_IOC_REMOVE: make a persistent group
+ *	ordinary, so that it goes with its last fd
+ * @arg: userspace pointer to a struct fsgate_attach, @flags zero
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EFAULT if @arg cannot be read; -EINVAL for flags or
+ * non-zero reserved fields; what fsgate_persist_remove() returns.
+ */
+static long fsgate_ioctl_remove(void __user *arg)
+{
+	struct fsgate_attach req;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.reserved32)
+		return -EINVAL;
+	return fsgate_persist_remove(&req);
+}
+
 /* What this module offers on every kernel; see FSGATE_IOC_VERSION. */
 #define FSGATE_FEATURES	(FSGATE_FEATURE_DENY_ERRNO | FSGATE_FEATURE_CACHE | \
 			 FSGATE_FEATURE_EXCLUDE_SELF | \
@@ -64,7 +106,7 @@ static long fsgate_ioctl_init(void __user *arg)
 			 FSGATE_FEATURE_MARK_IGNORE | \
 			 FSGATE_FEATURE_MARK_EVICTABLE | \
 			 FSGATE_FEATURE_REPORT_FID | \
-			 FSGATE_FEATURE_MUTE_EXE_UID)
+			 FSGATE_FEATURE_MUTE_EXE_UID | FSGATE_FEATURE_PERSIST)
 
 /* What it offers on kernels that have it (compat.h). */
 #define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
@@ -96,7 +138,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 21);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 22);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
@@ -202,6 +244,10 @@ static long fsgate_dev_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_version((void __user *)arg);
 	case FSGATE_IOC_GROUPS:
 		return fsgate_ioctl_groups((void __user *)arg);
+	case FSGATE_IOC_ATTACH:
+		return fsgate_ioctl_attach((void __user *)arg);
+	case FSGATE_IOC_REMOVE:
+		return fsgate_ioctl_remove((void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -304,6 +304,7 @@ size_t fsgate_event_len(const struct fsgate_group *group,
 /**
  * fsgate_event_dequeue() - take the first event off a group's queue
  * @group: the group
+ * @file: the group fd's file it is read through
  * @count: room left in the reader's buffer
  *
  * A permission event goes on the group's pending list, where its answer
@@ -315,7 +316,7 @@ size_t fsgate_event_len(const struct fsgate_group *group,
  * @count cannot hold the whole first event, which stays queued.
  */
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
-					  size_t count)
+					  const struct file *file, size_t count)
 {
 	struct fsgate_event *event = NULL;
 
@@ -332,7 +333,7 @@ struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
 	if (event == &group->overflow)
 		group->overflow_queued = false;
 	else if (fsgate_is_perm(event))
-		fsgate_perm_report(group, fsgate_perm_of(event));
+		fsgate_perm_report(group, fsgate_perm_of(event), file);
 out:
 	spin_unlock(&group->queue_lock);
 	return event;

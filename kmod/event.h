@@ -112,7 +112,7 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 size_t fsgate_event_len(const struct fsgate_group *group,
 			const struct fsgate_event *event);
 struct fsgate_event *fsgate_event_dequeue(struct fsgate_group *group,
-					  size_t count);
+					  const struct file *file, size_t count);
 void fsgate_event_done(struct fsgate_group *group, struct fsgate_event *event);
 void fsgate_event_unread(struct fsgate_group *group, struct fsgate_event *event);
 __poll_t fsgate_event_poll(struct fsgate_group *group, struct file *file,

@@ -144,6 +144,8 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_list_insert);
 void fsgate_group_put(struct fsgate_group *group)
 {
 	if (refcount_dec_and_test(&group->ref)) {
+		/* persist.c's, whose work item ended before this last put. */
+		kfree(group->persist);
 		mem_cgroup_put(group->memcg);
 		put_pid(group->owner);
 		kfree_rcu(group, rcu);
@@ -183,6 +185,8 @@ void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats)
 		.muted = atomic64_read(&group->muted),
 		.extended = atomic64_read(&group->perm.extended),
 		.filtered = atomic64_read(&group->filtered),
+		.absent = atomic64_read(&group->perm.absent),
+		.rereported = atomic64_read(&group->perm.rereported),
 	};
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_stats);
@@ -212,6 +216,7 @@ void fsgate_group_entry_fill(struct fsgate_group *group,
 		.group_class = group->flags & FSGATE_CLASS_MASK,
 		.priority = group->priority,
 		.flags = group->flags,
+		.attached = READ_ONCE(group->attached),
 	};
 	strscpy(entry->comm, group->comm, sizeof(entry->comm));
 	fsgate_group_stats(group, &entry->stats);
@@ -252,7 +257,8 @@ unsigned int fsgate_groups_gather(struct fsgate_group_entry *entries,
  * fsgate_group_alloc() - make a group, not yet published
  * @init: a request that passed fsgate_init_check()
  *
- * Its one reference is the group fd's, which the caller makes.
+ * Its one reference, and its one attached fd, are the group fd's, which
+ * the caller makes.
  *
  * Context: process context, may sleep.
  * Return: the group, or NULL without memory.
@@ -266,6 +272,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 		return NULL;
 	INIT_LIST_HEAD(&group->node);
 	refcount_set(&group->ref, 1);
+	group->attached = 1;
 	group->id = atomic64_inc_return(&fsgate_next_group_id);
 	group->owner = get_pid(task_tgid(current));
 	/* Exported (get) and inline (put) on every kernel fsgate builds for. */

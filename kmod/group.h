@@ -22,6 +22,7 @@
 struct fsgate_filter_prog;
 struct mem_cgroup;
 struct fsgate_mutes;
+struct fsgate_persistence;
 struct pid;
 struct pid_namespace;
 struct seq_file;
@@ -35,9 +36,11 @@ struct user_namespace;
 #define FSGATE_PENDING_HASH_BITS	6
 
 /**
- * struct fsgate_group - one listener group, owned by its group fd
+ * struct fsgate_group - one listener group, owned by its group fds
  * @node: entry in fsgate_groups, under fsgate_groups_lock
- * @ref: the fd holds one; the event path holds one while it queues
+ * @ref: each group fd's file holds one, a persistent group one more
+ *	until it is torn down (persist.c); the event path holds one while
+ *	it queues
  * @rcu: the group is freed after an RCU grace period, because the event
  *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
@@ -88,6 +91,14 @@ struct user_namespace;
  * @muted: events hidden from the group by @mutes
  * @filter: the group's classic BPF filter (filter.c); RCU, replaced whole
  * @filtered: events @filter decided without the group
+ * @persist: what makes the group persistent (persist.c), or NULL; set
+ *	once under fsgate_groups_lock, freed with the group
+ * @attached: group fds open on the group, under fsgate_groups_lock
+ * @torn: the group is being or was torn down (its marks removed, its
+ *	events flushed): no fd attaches any more; under fsgate_groups_lock
+ * @absent: a persistent group nobody attached to within its absent
+ *	bound: it is not asked, @absent_verdict decides; under @queue_lock
+ * @absent_verdict: 0 or a negative errno, set before @absent
  *
  * Everything from @id to @orphan_verdict is set before the group is
  * published and never changes, so readers need no lock for it.
@@ -141,6 +152,8 @@ struct fsgate_group {
 		atomic64_t cached;
 		atomic64_t unopened;
 		atomic64_t extended;
+		atomic64_t absent;
+		atomic64_t rereported;
 	} perm;
 	atomic64_t cache_evictions;
 	atomic64_t cache_flushes;
@@ -148,6 +161,12 @@ struct fsgate_group {
 	atomic64_t muted;
 	struct fsgate_filter_prog __rcu *filter;
 	atomic64_t filtered;
+
+	struct fsgate_persistence *persist;
+	unsigned int attached;
+	bool torn;
+	bool absent;
+	int absent_verdict;
 };
 
 /**
@@ -223,6 +242,12 @@ do {									\
 				 __g->comm, pid_nr(__g->owner),		\
 				 ##__VA_ARGS__);			\
 } while (0)
+
+/* The one reference a new group holds: its first fd's. */
+static inline void fsgate_group_get(struct fsgate_group *group)
+{
+	refcount_inc(&group->ref);
+}
 
 /* All live groups, highest priority first; equal priorities by age. */
 extern struct list_head fsgate_groups;

@@ -11,6 +11,7 @@
 #include <linux/user_namespace.h>
 
 #include "group.h"
+#include "persist.h"
 #include "user.h"
 
 static struct fsgate_init valid_init(void)
@@ -268,7 +269,9 @@ static struct fsgate_group *entry_test_group(struct kunit *test)
 	group->flags = FSGATE_CLASS_PRE_CONTENT | FSGATE_REPORT_TID;
 	group->priority = 3001;
 	group->nr_marks = 3;
+	group->attached = 2;
 	atomic64_set(&group->perm.asked, 7);
+	atomic64_set(&group->perm.rereported, 4);
 	atomic64_set(&group->filtered, 5);
 	return group;
 }
@@ -297,7 +300,8 @@ static void entry_fill_describes_the_group(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, entry.stats.asked, 7);
 	KUNIT_EXPECT_EQ(test, entry.stats.filtered, 5);
 	KUNIT_EXPECT_EQ(test, memcmp(&entry.stats, &stats, sizeof(stats)), 0);
-	KUNIT_EXPECT_EQ(test, entry.reserved32, 0);
+	KUNIT_EXPECT_EQ(test, entry.attached, 2);
+	KUNIT_EXPECT_EQ(test, entry.stats.rereported, 4);
 	KUNIT_EXPECT_EQ(test, entry.reserved[0] | entry.reserved[1] |
 			entry.reserved[2] | entry.reserved[3], 0);
 }
@@ -311,6 +315,81 @@ static void entry_fill_gives_pid_0_without_one(struct kunit *test)
 	group->owner = NULL;
 	fsgate_group_entry_fill(group, &init_pid_ns, &init_user_ns, &entry);
 	KUNIT_EXPECT_EQ(test, entry.pid, 0);
+}
+
+static struct fsgate_persist valid_persist(void)
+{
+	return (struct fsgate_persist){
+		.size = sizeof(struct fsgate_persist),
+		.name = "hsm@srv:1.0_a-b",
+		.owner = FSGATE_PERSIST_OWNER_SELF,
+		.absent_ms = 1000,
+		.absent_verdict = FSGATE_VERDICT_DENY,
+		.absent_errno = EIO,
+		.linger_ms = 60000,
+	};
+}
+
+/* Names: 1 to 63 of [A-Za-z0-9._@:-], NUL-padded to the end. */
+static void persist_check_names(struct kunit *test)
+{
+	struct fsgate_persist req = valid_persist();
+
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), 0);
+	memset(req.name, 'a', sizeof(req.name) - 1);
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), 0);
+	req.name[sizeof(req.name) - 1] = 'a';
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req = valid_persist();
+	req.name[0] = '\0';
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req = valid_persist();
+	req.name[2] = '/';
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req = valid_persist();
+	/* A byte after the NUL: not one name only. */
+	req.name[sizeof(req.name) - 1] = 'x';
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+}
+
+/* The absent verdict: allow (no errno) or deny with a deny errno. */
+static void persist_check_verdicts(struct kunit *test)
+{
+	struct fsgate_persist req = valid_persist();
+
+	req.absent_errno = 0;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), 0);
+	req.absent_errno = ENOENT;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req.absent_verdict = FSGATE_VERDICT_ALLOW;
+	req.absent_errno = 0;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), 0);
+	req.absent_errno = EPERM;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req.absent_errno = 0;
+	req.absent_verdict = FSGATE_VERDICT_DEFAULT;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req.absent_verdict = 3;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+}
+
+/* A linger bound, or FSGATE_PERSIST_UNTIL_REMOVED, never both nor none. */
+static void persist_check_linger(struct kunit *test)
+{
+	struct fsgate_persist req = valid_persist();
+
+	req.flags = FSGATE_PERSIST_UNTIL_REMOVED;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req.linger_ms = 0;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), 0);
+	req.flags = 0;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req = valid_persist();
+	req.flags = 2;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	req = valid_persist();
+	req.reserved = 1;
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
 }
 
 static struct kunit_case fsgate_group_cases[] = {
@@ -330,6 +409,9 @@ static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(clock_past_is_later_than_earlier_readings),
 	KUNIT_CASE(entry_fill_describes_the_group),
 	KUNIT_CASE(entry_fill_gives_pid_0_without_one),
+	KUNIT_CASE(persist_check_names),
+	KUNIT_CASE(persist_check_verdicts),
+	KUNIT_CASE(persist_check_linger),
 	{}
 };
 

@@ -11,6 +11,7 @@
 #include "dispatch.h"
 #include "mark.h"
 #include "perm.h"
+#include "persist.h"
 #include "proc.h"
 
 static int __init fsgate_init(void)
@@ -26,13 +27,18 @@ static int __init fsgate_init(void)
 	ret = fsgate_proc_init();
 	if (ret)
 		goto out_marks;
+	ret = fsgate_persist_init();
+	if (ret)
+		goto out_proc;
 	/* Last: once /dev/fsgate exists, groups can be made. */
 	ret = fsgate_dev_init();
 	if (ret)
-		goto out_proc;
+		goto out_persist;
 	pr_info("loaded\n");
 	return 0;
 
+out_persist:
+	fsgate_persist_exit();
 out_proc:
 	fsgate_proc_exit();
 out_marks:
@@ -43,12 +49,13 @@ out_perm:
 }
 
 /*
- * Every group fd holds a reference on the module, so exit runs only once
- * the last group is gone.
+ * Every group fd, and every persistent group, holds a reference on the
+ * module, so exit runs only once the last group is gone.
  */
 static void __exit fsgate_exit(void)
 {
 	fsgate_dev_exit();
+	fsgate_persist_exit();
 	fsgate_proc_exit();
 	fsgate_marks_exit();
 	fsgate_perm_exit();

@@ -363,7 +363,9 @@ static int fsgate_perm_too_late(struct fsgate_group *group)
  * @verdict: set when the group cannot be asked
  *
  * Queues a permission event for the group's reader. A group that is
- * going away gives its orphan verdict at once, a group with too many
+ * going away gives its orphan verdict at once, a persistent group whose
+ * daemon stayed away past its absent bound its absent verdict, a group
+ * with too many
  * events pending (or no memory for one more) its timeout verdict, and
  * so does every group once the chain passed its ceiling (not asked,
  * counted as timed out).
@@ -379,7 +381,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	struct fsgate_proc *proc = NULL;
 	struct fsgate_perm *perm;
 	struct mem_cgroup *old;
-	bool orphan;
+	bool orphan, absent;
 
 	atomic64_inc(&group->perm.asked);
 	if (fsgate_asking_late(asking)) {
@@ -411,13 +413,20 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 
 	spin_lock(&group->queue_lock);
 	orphan = group->shutdown;
-	if (orphan || (group->nr_perm >= READ_ONCE(max_pending_events) &&
-		       !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
+	absent = group->absent;
+	*verdict = group->absent_verdict;
+	if (orphan || absent ||
+	    (group->nr_perm >= READ_ONCE(max_pending_events) &&
+	     !(group->flags & FSGATE_UNLIMITED_QUEUE))) {
 		spin_unlock(&group->queue_lock);
 		fsgate_perm_put(perm);
 		if (orphan) {
 			atomic64_inc(&group->perm.orphaned);
 			*verdict = fsgate_policy_verdict(group->orphan_verdict);
+			return NULL;
+		}
+		if (absent) {
+			atomic64_inc(&group->perm.absent);
 			return NULL;
 		}
 		goto out_overflow;
@@ -613,17 +622,20 @@ int fsgate_asking_wait(struct fsgate_asking *asking, int verdict)
  * fsgate_perm_report() - a reader took a permission event off the queue
  * @group: the group
  * @perm: the event, just taken off @group's queue
+ * @file: the group fd's file it is read through
  *
  * It waits on the pending list for its answer; the reader holds a
  * reference until it is done copying it out.
  *
  * Context: @group's @queue_lock held.
  */
-void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm)
+void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm,
+			const struct file *file)
 {
 	lockdep_assert_held(&group->queue_lock);
 	WARN_ON_ONCE(perm->state != FSGATE_PERM_QUEUED);
 	perm->state = FSGATE_PERM_REPORTED;
+	perm->reader_filp = file;
 	list_add_tail(&perm->event.node, &group->pending);
 	hash_add(group->pending_ids, &perm->id_node, perm->id);
 	refcount_inc(&perm->ref);
@@ -731,6 +743,83 @@ bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm)
 	return true;
 }
 
+/* Resolve every permission event on @group's queue (not yet read). */
+static unsigned int fsgate_perm_resolve_queued(struct fsgate_group *group,
+					       int verdict)
+{
+	struct fsgate_event *event, *next;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&group->queue_lock);
+	list_for_each_entry_safe(event, next, &group->queue, node) {
+		if (!fsgate_is_perm(event))
+			continue;
+		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * fsgate_perm_requeue() - queue again what a closed group fd read and
+ *	did not answer
+ * @group: a persistent group
+ * @file: the group fd's file being released
+ *
+ * Each event read through @file and not resolved goes back to the head
+ * of the queue, in the order it was read, with its id: the next reader
+ * gets it with a new fd, and nothing it was asked is lost or answered
+ * twice. Its waiting process goes on waiting within its deadline.
+ *
+ * Context: @group's @queue_lock held.
+ * Return: how many events were queued again.
+ */
+unsigned int fsgate_perm_requeue(struct fsgate_group *group,
+				 const struct file *file)
+{
+	struct fsgate_event *event, *prev;
+	struct fsgate_perm *perm;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&group->queue_lock);
+	list_for_each_entry_safe_reverse(event, prev, &group->pending, node) {
+		perm = fsgate_perm_of(event);
+		if (perm->reader_filp != file ||
+		    WARN_ON_ONCE(perm->state != FSGATE_PERM_REPORTED))
+			continue;
+		hash_del(&perm->id_node);
+		hash_del(&perm->fd_node);
+		put_pid(perm->reader);
+		perm->reader = NULL;
+		perm->reader_files = NULL;
+		perm->reader_filp = NULL;
+		perm->fd = FAN_NOFD;
+		perm->state = FSGATE_PERM_QUEUED;
+		list_move(&event->node, &group->queue);
+		group->queued++;
+		n++;
+	}
+	atomic64_add(n, &group->perm.rereported);
+	return n;
+}
+
+/**
+ * fsgate_perm_absent() - resolve the queued permission events of a
+ *	persistent group nobody attached to in time
+ * @group: the group, whose @absent was just set
+ * @verdict: its absent verdict, 0 or a negative errno
+ *
+ * Context: @group's @queue_lock held.
+ * Return: how many permission events were resolved.
+ */
+unsigned int fsgate_perm_absent(struct fsgate_group *group, int verdict)
+{
+	unsigned int n = fsgate_perm_resolve_queued(group, verdict);
+
+	atomic64_add(n, &group->perm.absent);
+	return n;
+}
+
 /**
  * fsgate_perm_unopened() - a reader could not open a permission event's fd
  * @perm: the event
@@ -761,15 +850,8 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 {
 	int verdict = fsgate_policy_verdict(group->orphan_verdict);
 	struct fsgate_event *event, *next;
-	unsigned int n = 0;
+	unsigned int n = fsgate_perm_resolve_queued(group, verdict);
 
-	lockdep_assert_held(&group->queue_lock);
-	list_for_each_entry_safe(event, next, &group->queue, node) {
-		if (!fsgate_is_perm(event))
-			continue;
-		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
-		n++;
-	}
 	list_for_each_entry_safe(event, next, &group->pending, node) {
 		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
 		n++;
@@ -792,16 +874,21 @@ void fsgate_perm_log_orphans(struct fsgate_group *group, unsigned int n)
 			 n, fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
 }
 
-/* The pending event with id @id, if no other response took it. */
+/*
+ * The pending event with id @id, if no other response took it and it was
+ * read through @file: an event queued again for another reader of a
+ * persistent group is that reader's to answer.
+ */
 static struct fsgate_perm *fsgate_perm_find_id(struct fsgate_group *group,
-					       u64 id)
+					       const struct file *file, u64 id)
 {
 	struct fsgate_perm *perm;
 
 	lockdep_assert_held(&group->queue_lock);
 	hash_for_each_possible(group->pending_ids, perm, id_node, id)
 		if (perm->id == id)
-			return perm->state == FSGATE_PERM_REPORTED ?
+			return perm->state == FSGATE_PERM_REPORTED &&
+			       perm->reader_filp == file ?
 			       perm : ERR_PTR(-ENOENT);
 	return ERR_PTR(-ENOENT);
 }
@@ -811,17 +898,18 @@ static struct fsgate_perm *fsgate_perm_find_id(struct fsgate_group *group,
  * the one the current process read with that number (there is at most
  * one, see fsgate_perm_fd_taken()), else the only one another process
  * read with it. Numbers of other processes' file tables may repeat
- * (forked readers): two or more of them are -ENOTUNIQ.
+ * (forked readers): two or more of them are -ENOTUNIQ. Only events read
+ * through @file count.
  */
 static struct fsgate_perm *fsgate_perm_find_fd(struct fsgate_group *group,
-					       int fd)
+					       const struct file *file, int fd)
 {
 	struct fsgate_perm *perm, *other = NULL;
 	unsigned int others = 0;
 
 	lockdep_assert_held(&group->queue_lock);
 	hash_for_each_possible(group->pending_fds, perm, fd_node, fd) {
-		if (perm->fd != fd)
+		if (perm->fd != fd || perm->reader_filp != file)
 			continue;
 		if (fsgate_perm_read_here(perm))
 			return perm->state == FSGATE_PERM_REPORTED ?
@@ -841,6 +929,7 @@ static struct fsgate_perm *fsgate_perm_find_fd(struct fsgate_group *group,
  * %FSGATE_PERM_ANSWERING; on failure none is.
  */
 static int fsgate_perm_find_all(struct fsgate_group *group,
+				const struct file *file,
 				struct fsgate_answer *answers, size_t n)
 {
 	struct fsgate_perm *perm;
@@ -849,9 +938,9 @@ static int fsgate_perm_find_all(struct fsgate_group *group,
 	lockdep_assert_held(&group->queue_lock);
 	for (i = 0; i < n; i++) {
 		if (answers[i].id)
-			perm = fsgate_perm_find_id(group, answers[i].id);
+			perm = fsgate_perm_find_id(group, file, answers[i].id);
 		else
-			perm = fsgate_perm_find_fd(group, answers[i].fd);
+			perm = fsgate_perm_find_fd(group, file, answers[i].fd);
 		if (IS_ERR(perm))
 			goto out_undo;
 		perm->state = FSGATE_PERM_ANSWERING;
@@ -931,6 +1020,8 @@ static void fsgate_perm_cache(struct fsgate_group *group,
 /**
  * fsgate_perms_answer() - apply a write()'s checked answers, all or none
  * @group: the group
+ * @file: the group fd's file written to; only events read through it
+ *	are answered
  * @answers: the answers, each naming its event by id or by fd number
  *	(see fsgate_perm_find_fd() for how a number is looked up); their
  *	@perm is set here
@@ -945,13 +1036,13 @@ static void fsgate_perm_cache(struct fsgate_group *group,
  * another answer of the write takes already; -ENOTUNIQ when an fd number
  * names no event the writing process read and several that others read.
  */
-int fsgate_perms_answer(struct fsgate_group *group,
+int fsgate_perms_answer(struct fsgate_group *group, const struct file *file,
 			struct fsgate_answer *answers, size_t n)
 {
 	int ret;
 
 	spin_lock(&group->queue_lock);
-	ret = fsgate_perm_find_all(group, answers, n);
+	ret = fsgate_perm_find_all(group, file, answers, n);
 	if (!ret)
 		fsgate_perm_answer(group, answers, n);
 	spin_unlock(&group->queue_lock);

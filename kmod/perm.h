@@ -10,6 +10,7 @@
 #include "cache.h"
 #include "event.h"
 
+struct file;
 struct files_struct;
 struct fsgate_group;
 struct path;
@@ -43,6 +44,10 @@ enum fsgate_perm_state {
  * @fd_node: on the group's @pending_fds while on @pending with an @fd
  * @reader: thread group whose read gave @fd, referenced; NULL before
  * @reader_files: the file table @fd is in; compared, never dereferenced
+ * @reader_filp: the group fd's file it was read through, set when it is
+ *	reported; only answers written to that file reach it, and its
+ *	release queues the event again (fsgate_perm_requeue()); compared,
+ *	never dereferenced
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
  *	is also read locklessly by the waiting process
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
@@ -75,6 +80,7 @@ struct fsgate_perm {
 	struct hlist_node fd_node;
 	struct pid *reader;
 	struct files_struct *reader_files;
+	const struct file *reader_filp;
 	u8 state;
 	bool unbounded;
 	bool chain_bounded;
@@ -152,7 +158,11 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 				    const struct path *path,
 				    struct fsgate_asking *asking, int *verdict);
 int fsgate_asking_wait(struct fsgate_asking *asking, int verdict);
-void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm);
+void fsgate_perm_report(struct fsgate_group *group, struct fsgate_perm *perm,
+			const struct file *file);
+unsigned int fsgate_perm_requeue(struct fsgate_group *group,
+				 const struct file *file);
+unsigned int fsgate_perm_absent(struct fsgate_group *group, int verdict);
 bool fsgate_perm_fd_taken(struct fsgate_group *group, int fd);
 void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm);
@@ -160,7 +170,7 @@ void fsgate_perm_unopened(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
 void fsgate_perm_log_orphans(struct fsgate_group *group, unsigned int n);
-int fsgate_perms_answer(struct fsgate_group *group,
+int fsgate_perms_answer(struct fsgate_group *group, const struct file *file,
 			struct fsgate_answer *answers, size_t n);
 
 #endif /* _FSGATE_PERM_H */

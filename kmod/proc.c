@@ -20,6 +20,7 @@
 #include <linux/seq_file.h>
 
 #include "group.h"
+#include "persist.h"
 #include "proc.h"
 
 static struct proc_dir_entry *fsgate_proc_dir;
@@ -50,7 +51,7 @@ static int fsgate_groups_show(struct seq_file *m, void *v)
 	struct fsgate_group_entry entry;
 
 	if (v == &fsgate_groups) {
-		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted extended filtered\n");
+		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted extended filtered absent rereported attached name\n");
 		return 0;
 	}
 	fsgate_group_entry_fill(list_entry(v, struct fsgate_group, node), ns,
@@ -58,7 +59,7 @@ static int fsgate_groups_show(struct seq_file *m, void *v)
 	stats = &entry.stats;
 	seq_printf(m, "%llu %d ", entry.id, entry.pid);
 	seq_escape(m, entry.comm, FSGATE_PROC_ESCAPE);
-	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %u ",
 		   fsgate_class_name(entry.flags), entry.priority,
 		   stats->marks, stats->queued, stats->delivered,
 		   stats->overflows, stats->pending, stats->asked,
@@ -66,7 +67,12 @@ static int fsgate_groups_show(struct seq_file *m, void *v)
 		   stats->orphaned, stats->cancelled, stats->perm_overflows,
 		   stats->cached, stats->unopened, stats->cache_entries,
 		   stats->cache_evictions, stats->cache_flushes, stats->muted,
-		   stats->extended, stats->filtered);
+		   stats->extended, stats->filtered, stats->absent,
+		   stats->rereported, entry.attached);
+	seq_escape(m, fsgate_persist_name(list_entry(v, struct fsgate_group,
+						     node)),
+		   FSGATE_PROC_ESCAPE);
+	seq_putc(m, '\n');
 	return 0;
 }
 

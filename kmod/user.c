@@ -5,8 +5,8 @@
  * and only then handed to the layers below: making a group (FSGATE_IOC_INIT
  * reaches fsgate_group_create() through dev.c), read() copying events out
  * with an fd each, write() parsing answers, the ioctls, fdinfo and the fd's
- * release. Calls go downward only: to group.c, mute.c, filter.c, mark.c,
- * event.c and perm.c.
+ * release, attaching to persistent groups. Calls go downward only: to
+ * persist.c, group.c, mute.c, filter.c, mark.c, event.c and perm.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
@@ -34,6 +34,7 @@
 #include "mark.h"
 #include "mute.h"
 #include "perm.h"
+#include "persist.h"
 #include "user.h"
 
 /* The open flags fanotify_init(2) accepts in event_f_flags. */
@@ -414,7 +415,7 @@ static ssize_t fsgate_read_events(struct fsgate_group *group,
 
 	add_wait_queue(&group->wq, &wait);
 	for (;;) {
-		event = fsgate_event_dequeue(group, count);
+		event = fsgate_event_dequeue(group, file, count);
 		if (IS_ERR(event)) {
 			ret = PTR_ERR(event);
 			break;
@@ -694,6 +695,7 @@ static size_t fsgate_answers_drop_probes(struct fsgate_answer *answers,
 /**
  * fsgate_write_answers() - write() on a group fd: answers to permission events
  * @group: the group
+ * @file: the group fd's file written to
  * @buf: one or more struct fanotify_response and struct fsgate_response,
  *	each with FSGATE_INFO followed by a struct fsgate_response_audit_rule
  * @count: their size in bytes
@@ -714,6 +716,7 @@ static size_t fsgate_answers_drop_probes(struct fsgate_answer *answers,
  * fsgate_perms_answer()); -EFAULT; -ENOMEM.
  */
 static ssize_t fsgate_write_answers(struct fsgate_group *group,
+				    const struct file *file,
 				    const char __user *buf, size_t count)
 {
 	/*
@@ -740,7 +743,7 @@ static ssize_t fsgate_write_answers(struct fsgate_group *group,
 		goto out_put;
 	n = fsgate_answers_drop_probes(a.answers, n);
 
-	ret = n ? fsgate_perms_answer(group, a.answers, n) : 0;
+	ret = n ? fsgate_perms_answer(group, file, a.answers, n) : 0;
 	if (!ret)
 		ret = count;
 out_put:
@@ -1157,6 +1160,22 @@ static long fsgate_ioctl_flush_cache(struct fsgate_group *group,
 }
 
 /* Whether the fields @op does not take are zero; see fsgate_ioctl_mute(). */
+/*
+ * Copy in a struct versioned by the u32 @size it begins with, as
+ * copy_struct_from_user() intends: at least @ver0 bytes, at most a page.
+ */
+static long fsgate_copy_sized(void *dst, size_t dsize,
+			      const void __user *arg, u32 ver0)
+{
+	u32 size;
+
+	if (get_user(size, (const u32 __user *)arg))
+		return -EFAULT;
+	if (size < ver0 || size > PAGE_SIZE)
+		return -EINVAL;
+	return copy_struct_from_user(dst, dsize, arg, size);
+}
+
 static bool fsgate_mute_unused_zero(const struct fsgate_mute *req)
 {
 	static const struct fsgate_mute_entry none;
@@ -1219,14 +1238,9 @@ static long fsgate_ioctl_mute(struct fsgate_group *group,
 			      struct fsgate_mute __user *arg)
 {
 	struct fsgate_mute req;
-	u32 size;
 	long ret;
 
-	if (get_user(size, &arg->size))
-		return -EFAULT;
-	if (size < FSGATE_MUTE_SIZE_VER0 || size > PAGE_SIZE)
-		return -EINVAL;
-	ret = copy_struct_from_user(&req, sizeof(req), arg, size);
+	ret = fsgate_copy_sized(&req, sizeof(req), arg, FSGATE_MUTE_SIZE_VER0);
 	if (ret)
 		return ret;
 	if (!fsgate_mute_unused_zero(&req))
@@ -1247,6 +1261,37 @@ static long fsgate_ioctl_mute(struct fsgate_group *group,
 	default:
 		return -EINVAL;
 	}
+}
+
+/**
+ * fsgate_ioctl_persist() - FSGATE_IOC_PERSIST: make a group persistent
+ * @group: the group of the fd the ioctl came on
+ * @arg: userspace pointer to a struct fsgate_persist, whose @size says
+ *	how long it is (%FSGATE_PERSIST_SIZE_VER0 or more)
+ *
+ * From now on the group outlives its fds: see fsgate_persist_detach().
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EPERM without CAP_SYS_ADMIN; -EFAULT; -EINVAL for a bad
+ * request (fsgate_persist_check()) or a size below
+ * %FSGATE_PERSIST_SIZE_VER0 or above a page; -E2BIG for a longer struct
+ * whose bytes fsgate does not know are not zero; and what
+ * fsgate_persist_set() returns. Nothing changes on error.
+ */
+static long fsgate_ioctl_persist(struct fsgate_group *group,
+				 struct fsgate_persist __user *arg)
+{
+	struct fsgate_persist req;
+	long ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = fsgate_copy_sized(&req, sizeof(req), arg,
+				FSGATE_PERSIST_SIZE_VER0);
+	if (ret)
+		return ret;
+	ret = fsgate_persist_check(&req);
+	return ret ?: fsgate_persist_set(group, &req);
 }
 
 /**
@@ -1294,6 +1339,8 @@ static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 		return fsgate_ioctl_mute(group, uarg);
 	case FSGATE_IOC_SET_FILTER:
 		return fsgate_ioctl_set_filter(group, uarg);
+	case FSGATE_IOC_PERSIST:
+		return fsgate_ioctl_persist(group, uarg);
 	case FIONREAD:
 		/* As fanotify: the bytes a read() would return now. */
 		return put_user(fsgate_event_queued_bytes(group),
@@ -1450,6 +1497,7 @@ static void fsgate_group_show_fdinfo(struct seq_file *m, struct file *file)
 		   group->flags, group->event_f_flags, group->timeout_ms,
 		   fsgate_verdict_name(fsgate_policy_verdict(group->timeout_verdict)),
 		   fsgate_verdict_name(fsgate_policy_verdict(group->orphan_verdict)));
+	fsgate_persist_show(m, group);
 	fsgate_subs_show_fdinfo(m, group);
 }
 
@@ -1457,11 +1505,8 @@ static int fsgate_group_release(struct inode *inode, struct file *file)
 {
 	struct fsgate_group *group = file->private_data;
 
-	fsgate_subs_remove_group(group);
-	fsgate_mutes_release(group);
-	fsgate_filter_release(group);
-	fsgate_event_flush(group);
-	fsgate_group_unpublish(group);
+	if (fsgate_persist_detach(group, file))
+		fsgate_persist_teardown(group);
 	fsgate_group_put(group);
 	return 0;
 }
@@ -1475,7 +1520,7 @@ static ssize_t fsgate_group_read(struct file *file, char __user *buf,
 static ssize_t fsgate_group_write(struct file *file, const char __user *buf,
 				  size_t count, loff_t *pos)
 {
-	return fsgate_write_answers(file->private_data, buf, count);
+	return fsgate_write_answers(file->private_data, file, buf, count);
 }
 
 static __poll_t fsgate_group_poll(struct file *file, poll_table *wait)
@@ -1495,6 +1540,60 @@ static const struct file_operations fsgate_group_fops = {
 	.llseek		= noop_llseek,
 };
 
+/* The group fd's open flags for FSGATE_CLOEXEC and FSGATE_NONBLOCK. */
+static int fsgate_group_f_flags(u32 flags)
+{
+	int f_flags = O_RDWR;
+
+	if (flags & FSGATE_CLOEXEC)
+		f_flags |= O_CLOEXEC;
+	if (flags & FSGATE_NONBLOCK)
+		f_flags |= O_NONBLOCK;
+	return f_flags;
+}
+
+/**
+ * fsgate_group_attach() - FSGATE_IOC_ATTACH: a new fd on a persistent group
+ * @req: the request, copied from userspace
+ *
+ * Context: process context, may sleep.
+ * Return: the new group fd; -EINVAL for flags other than %FSGATE_CLOEXEC
+ * and %FSGATE_NONBLOCK or non-zero reserved fields; what
+ * fsgate_persist_attach() returns; or a negative errno from fd
+ * allocation.
+ */
+int fsgate_group_attach(const struct fsgate_attach *req)
+{
+	int f_flags = fsgate_group_f_flags(req->flags);
+	struct fsgate_group *group;
+	struct file *file;
+	int fd;
+
+	if (req->flags & ~(FSGATE_CLOEXEC | FSGATE_NONBLOCK) || req->reserved32)
+		return -EINVAL;
+	fd = get_unused_fd_flags(f_flags);
+	if (fd < 0)
+		return fd;
+	group = fsgate_persist_attach(req);
+	if (IS_ERR(group)) {
+		put_unused_fd(fd);
+		return PTR_ERR(group);
+	}
+	file = anon_inode_getfile("[fsgate]", &fsgate_group_fops, group,
+				  f_flags);
+	if (IS_ERR(file))
+		goto out_detach;
+	fd_install(fd, file);
+	return fd;
+
+out_detach:
+	put_unused_fd(fd);
+	if (fsgate_persist_detach(group, NULL))
+		fsgate_persist_teardown(group);
+	fsgate_group_put(group);
+	return PTR_ERR(file);
+}
+
 /**
  * fsgate_group_create() - make a listener group and an fd for it
  * @init: the request, already copied from userspace
@@ -1508,10 +1607,10 @@ static const struct file_operations fsgate_group_fops = {
  */
 int fsgate_group_create(const struct fsgate_init *init)
 {
+	int f_flags = fsgate_group_f_flags(init->flags);
 	struct fsgate_init req;
 	struct fsgate_group *group;
 	struct file *file;
-	int f_flags = O_RDWR;
 	int fd, ret;
 
 	ret = fsgate_init_check(init);
@@ -1527,10 +1626,6 @@ int fsgate_group_create(const struct fsgate_init *init)
 	req = *init;
 	if (force_o_largefile())
 		req.event_f_flags |= O_LARGEFILE;
-	if (init->flags & FSGATE_CLOEXEC)
-		f_flags |= O_CLOEXEC;
-	if (init->flags & FSGATE_NONBLOCK)
-		f_flags |= O_NONBLOCK;
 
 	group = fsgate_group_alloc(&req);
 	if (!group)

@@ -5,6 +5,7 @@
 #include <linux/types.h>
 
 struct fsgate_answer;
+struct fsgate_attach;
 struct fsgate_init;
 struct fsgate_mark;
 
@@ -14,5 +15,6 @@ int fsgate_response_check(u32 response, int *verdict);
 ssize_t fsgate_responses_parse(const u8 *buf, size_t count,
 			       struct fsgate_answer *answers);
 int fsgate_group_create(const struct fsgate_init *init);
+int fsgate_group_attach(const struct fsgate_attach *req);
 
 #endif /* _FSGATE_USER_H */

@@ -36,7 +36,7 @@ static const char *const stat_names[] = {
 	"answered", "denied", "timedout", "orphaned", "cancelled",
 	"perm_overflows", "cached", "unopened", "cache_entries",
 	"cache_evictions", "cache_flushes", "muted", "extended",
-	"filtered",
+	"filtered", "absent", "rereported",
 };
 #define STATS (sizeof(stat_names) / sizeof(stat_names[0]))
 

@@ -59,6 +59,17 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_VERSION, ENOENT, "fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
 	{ FSGATE_CALL_VERSION, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
 	{ FSGATE_CALL_VERSION, ENOTTY, "this fsgate.ko is older than FSGATE_IOC_VERSION" },
+	{ FSGATE_CALL_PERSIST, EBUSY, "the group is persistent already" },
+	{ FSGATE_CALL_PERSIST, EEXIST, "another group has that name" },
+	{ FSGATE_CALL_PERSIST, ENOSPC, "too many persistent groups (max_persistent_groups)" },
+	{ FSGATE_CALL_PERSIST, EPERM, "making a group persistent needs CAP_SYS_ADMIN" },
+	{ FSGATE_CALL_PERSIST, EINVAL, "invalid name, absent verdict or errno, or linger bound" },
+	{ FSGATE_CALL_PERSIST, ENOTTY, "not an fsgate group fd, or fsgate.ko without persistent groups" },
+	{ FSGATE_CALL_ATTACH, ENOENT, "no persistent group has that name" },
+	{ FSGATE_CALL_ATTACH, EPERM, "only the group's owner or CAP_SYS_ADMIN may do that" },
+	{ FSGATE_CALL_ATTACH, ENAMETOOLONG, "the name is longer than FSGATE_NAME_MAX - 1" },
+	{ FSGATE_CALL_ATTACH, EACCES, "no access to " FSGATE_DEVICE " (root only)" },
+	{ FSGATE_CALL_ATTACH, ENOTTY, "fsgate.ko without persistent groups" },
 };
 
 const char *fsgate_strerror(enum fsgate_call call, int errnum)

@@ -6,14 +6,19 @@
  *   fsgatectl groups [--json]   every group in asking order
  *   fsgatectl top [-d S] [-n N | --once]
  *   fsgatectl params [NAME | NAME=VALUE]...
+ *   fsgatectl group create NAME [OPTION]...
+ *   fsgatectl group remove NAME
  *
  * It reads the module through libfsgate: fsgate_version() (ABI version
  * and features), fsgate_groups_read() (the group list: FSGATE_IOC_GROUPS,
  * or /proc/fsgate/groups by column name on an older module) and
- * fsgate_param_get()/_set().
+ * fsgate_param_get()/_set(); persistent groups with fsgate_init_ext(),
+ * fsgate_mark(), fsgate_persist() and fsgate_remove().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -28,6 +33,7 @@
 
 #include "common/conf.h"
 #include "common/json.h"
+#include "parse.h"
 
 #ifndef VERSION
 #define VERSION "0"
@@ -56,6 +62,15 @@ static void usage(FILE *f)
 "                         (default 1); N frames, or one, then exit\n"
 "  params [NAME | NAME=VALUE]...\n"
 "                         show parameters, or set them (checked first)\n"
+"  group create NAME [--class C] [--priority N] [--events MASK]\n"
+"               [--mark [inode:|mount:|filesystem:]PATH]... [--writable]\n"
+"               [--report perm,proc,tid] [--timeout MS]\n"
+"               [--timeout-verdict V] [--orphan-verdict V]\n"
+"               [--absent allow|deny[:ERRNO]] [--absent-ms MS]\n"
+"               [--linger MS | --until-removed] [--owner USER]\n"
+"                         make a persistent group that gates from now on,\n"
+"                         before its daemon attaches to it by NAME\n"
+"  group remove NAME      remove a persistent group\n"
 "\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
@@ -109,6 +124,8 @@ static const struct param {
 	{ "max_pending_events", 1, UINT_MAX,
 	  "permission events one group may have unresolved" },
 	{ "max_queued_events", 1, UINT_MAX, "events one group may queue" },
+	{ "max_persistent_groups", 0, UINT_MAX,
+	  "persistent groups there may be at once" },
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
@@ -167,7 +184,7 @@ static const char *const feature_names[] = {
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
 	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
 	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
-	"mute-exe-uid",
+	"mute-exe-uid", "persist",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */
@@ -510,6 +527,271 @@ static int cmd_params(int argc, char **argv)
 	return ret;
 }
 
+/* What `group create` makes, from its options. */
+struct group_spec {
+	struct fsgate_init init;
+	struct fsgate_persist persist;
+	uint64_t mask;
+	const char **marks;
+	size_t nmarks;
+};
+
+static int parse_class(const char *s, uint32_t *class)
+{
+	if (!strcmp(s, "notif"))
+		*class = FSGATE_CLASS_NOTIF;
+	else if (!strcmp(s, "content"))
+		*class = FSGATE_CLASS_CONTENT;
+	else if (!strcmp(s, "pre-content"))
+		*class = FSGATE_CLASS_PRE_CONTENT;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_report(char *s, uint32_t *flags)
+{
+	char *save, *word;
+
+	for (word = strtok_r(s, ",", &save); word;
+	     word = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(word, "perm"))
+			*flags |= FSGATE_REPORT_PERM;
+		else if (!strcmp(word, "proc"))
+			*flags |= FSGATE_REPORT_PROC;
+		else if (!strcmp(word, "tid"))
+			*flags |= FSGATE_REPORT_TID;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/* "allow", "deny" or "deny:ERRNO" for the absent verdict. */
+static int parse_absent(const char *s, struct fsgate_persist *p)
+{
+	const char *colon = strchr(s, ':');
+	int err = 0;
+
+	if (colon) {
+		if (strncmp(s, "deny", (size_t)(colon - s)) || colon - s != 4)
+			return -1;
+		err = fsgate_deny_errno_parse(colon + 1);
+		if (err <= 0)
+			return -1;
+		p->absent_verdict = FSGATE_VERDICT_DENY;
+		p->absent_errno = (uint32_t)err;
+		return 0;
+	}
+	p->absent_errno = 0;
+	return parse_verdict(s, &p->absent_verdict);
+}
+
+static int parse_owner(const char *s, uint32_t *uid)
+{
+	struct passwd *pw = getpwnam(s);
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	return parse_number(s, UINT32_MAX - 1, uid);
+}
+
+/* The options of `group create`; EXIT_USAGE having said why, or 0. */
+static int group_options(int argc, char **argv, struct group_spec *g)
+{
+	enum { O_TIMEOUT_VERDICT = 256, O_ORPHAN_VERDICT, O_ABSENT_MS,
+	       O_UNTIL_REMOVED };
+	static const struct option opts[] = {
+		{ "class", required_argument, NULL, 'c' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "mark", required_argument, NULL, 'm' },
+		{ "writable", no_argument, NULL, 'w' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "timeout-verdict", required_argument, NULL, O_TIMEOUT_VERDICT },
+		{ "orphan-verdict", required_argument, NULL, O_ORPHAN_VERDICT },
+		{ "absent", required_argument, NULL, 'a' },
+		{ "absent-ms", required_argument, NULL, O_ABSENT_MS },
+		{ "linger", required_argument, NULL, 'l' },
+		{ "until-removed", no_argument, NULL, O_UNTIL_REMOVED },
+		{ "owner", required_argument, NULL, 'o' },
+		{ 0 }
+	};
+	struct fsgate_persist *p = &g->persist;
+	const char *events = NULL;
+	uint32_t class = FSGATE_CLASS_CONTENT;
+	int opt, bad = 0;
+
+	optind = 1;
+	while (!bad && (opt = getopt_long(argc, argv, "c:p:e:m:wr:t:a:l:o:",
+					  opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			bad = parse_class(optarg, &class);
+			break;
+		case 'p':
+			bad = parse_number(optarg, FSGATE_PRIORITY_MAX,
+					   &g->init.priority);
+			break;
+		case 'e':
+			events = optarg;
+			break;
+		case 'm':
+			g->marks[g->nmarks++] = optarg;
+			break;
+		case 'w':
+			g->init.event_f_flags = O_RDWR;
+			break;
+		case 'r':
+			bad = parse_report(optarg, &g->init.flags);
+			break;
+		case 't':
+			bad = parse_number(optarg, UINT32_MAX - 1,
+					   &g->init.timeout_ms);
+			break;
+		case O_TIMEOUT_VERDICT:
+			bad = parse_verdict(optarg, &g->init.timeout_verdict);
+			break;
+		case O_ORPHAN_VERDICT:
+			bad = parse_verdict(optarg, &g->init.orphan_verdict);
+			break;
+		case 'a':
+			bad = parse_absent(optarg, p);
+			break;
+		case O_ABSENT_MS:
+			bad = parse_number(optarg, UINT32_MAX, &p->absent_ms);
+			break;
+		case 'l':
+			bad = parse_number(optarg, UINT32_MAX, &p->linger_ms) ||
+			      !p->linger_ms;
+			p->flags &= ~FSGATE_PERSIST_UNTIL_REMOVED;
+			break;
+		case O_UNTIL_REMOVED:
+			p->flags |= FSGATE_PERSIST_UNTIL_REMOVED;
+			p->linger_ms = 0;
+			break;
+		case 'o':
+			bad = parse_owner(optarg, &p->owner);
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+		if (bad)
+			return usage_error("group create: bad value '%s'", optarg);
+	}
+	if (optind != argc - 1)
+		return usage_error("group create: %s", "give one NAME");
+	if (strlen(argv[optind]) >= sizeof(p->name))
+		return usage_error("group create: name '%s' too long", argv[optind]);
+	strcpy(p->name, argv[optind]);
+	if (!g->nmarks)
+		return usage_error("group create: %s", "no --mark given");
+	g->init.flags |= class | FSGATE_CLOEXEC;
+	if (!events)
+		events = class == FSGATE_CLASS_NOTIF ? "open,close" : "open_perm";
+	if (fsgate_mask_parse(events, &g->mask, NULL) < 0)
+		return usage_error("group create: bad --events '%s'", events);
+	return 0;
+}
+
+/* Mark "[inode:|mount:|filesystem:]PATH" for @g's events; 0 or -1. */
+static int group_mark(int fd, const struct group_spec *g, const char *spec)
+{
+	static const struct { const char *prefix; unsigned int type; } types[] = {
+		{ "inode:", FSGATE_MARK_INODE },
+		{ "mount:", FSGATE_MARK_MOUNT },
+		{ "filesystem:", FSGATE_MARK_FILESYSTEM },
+	};
+	unsigned int type = FSGATE_MARK_FILESYSTEM;
+	const char *path = spec;
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strncmp(spec, types[i].prefix, strlen(types[i].prefix))) {
+			type = types[i].type;
+			path = spec + strlen(types[i].prefix);
+		}
+	if (fsgate_mark(fd, FSGATE_MARK_ADD | type, g->mask, AT_FDCWD,
+			path) == 0)
+		return 0;
+	fprintf(stderr, "%s: cannot mark %s: %s\n", prog, path,
+		fsgate_strerror(FSGATE_CALL_MARK, errno));
+	return -1;
+}
+
+static int group_create(int argc, char **argv)
+{
+	struct group_spec g = {
+		.init = {
+			.event_f_flags = O_RDONLY,
+			.priority = FSGATE_PRIORITY_DEFAULT,
+			.timeout_verdict = FSGATE_VERDICT_DENY,
+			.orphan_verdict = FSGATE_VERDICT_DENY,
+		},
+		.persist = {
+			.owner = FSGATE_PERSIST_OWNER_SELF,
+			.absent_ms = 30000,
+			.absent_verdict = FSGATE_VERDICT_DENY,
+			.flags = FSGATE_PERSIST_UNTIL_REMOVED,
+		},
+	};
+	int fd, ret;
+
+	g.marks = calloc((size_t)argc, sizeof(*g.marks));
+	if (!g.marks)
+		return EXIT_FAIL;
+	ret = group_options(argc, argv, &g);
+	if (ret)
+		goto out;
+	ret = EXIT_FAIL;
+	fd = fsgate_init_ext(&g.init);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot make a group: %s\n", prog,
+			fsgate_strerror(FSGATE_CALL_INIT, errno));
+		ret = errno == ENOENT ? EXIT_NOT_LOADED : EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < g.nmarks; i++)
+		if (group_mark(fd, &g, g.marks[i]) < 0)
+			goto out_close;
+	/* Last: a group that fails before this goes with its fd. */
+	if (fsgate_persist(fd, &g.persist) < 0) {
+		fprintf(stderr, "%s: cannot make %s persistent: %s\n", prog,
+			g.persist.name,
+			fsgate_strerror(FSGATE_CALL_PERSIST, errno));
+		goto out_close;
+	}
+	ret = 0;
+out_close:
+	close(fd);
+out:
+	free(g.marks);
+	return ret;
+}
+
+static int group_remove(int argc, char **argv)
+{
+	if (argc != 2)
+		return usage_error("group remove: %s", "give one NAME");
+	if (fsgate_remove(argv[1]) == 0)
+		return 0;
+	fprintf(stderr, "%s: cannot remove %s: %s\n", prog, argv[1],
+		fsgate_strerror(FSGATE_CALL_ATTACH, errno));
+	return errno == ENOENT && !module_loaded() ? EXIT_NOT_LOADED : EXIT_FAIL;
+}
+
+static int cmd_group(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "create"))
+		return group_create(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "remove"))
+		return group_remove(argc - 1, argv + 1);
+	return usage_error("group: %s", "create or remove");
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -518,6 +800,7 @@ static const struct command {
 	{ "groups", cmd_groups },
 	{ "top", cmd_top },
 	{ "params", cmd_params },
+	{ "group", cmd_group },
 };
 
 int main(int argc, char **argv)

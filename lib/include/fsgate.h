@@ -54,6 +54,44 @@ int fsgate_init(unsigned int flags, unsigned int event_f_flags,
 int fsgate_init_ext(const struct fsgate_init *init);
 
 /**
+ * fsgate_persist() - make a group outlive its fds (FSGATE_IOC_PERSIST)
+ * @fd: the group fd
+ * @req: the name, owner, absent bound and verdict, linger bound; @size
+ *	is set by the library
+ *
+ * Needs CAP_SYS_ADMIN. Once the last fd of the group closes, its marks
+ * and queue stay, and fsgate_attach() gives a daemon a new fd on it.
+ *
+ * Return: 0, or -1 with errno: EBUSY (persistent already), EEXIST (the
+ * name is taken), ENOSPC (max_persistent_groups), EINVAL, EPERM.
+ */
+int fsgate_persist(int fd, const struct fsgate_persist *req);
+
+/**
+ * fsgate_attach() - a group fd on a persistent group (FSGATE_IOC_ATTACH)
+ * @name: the group's name
+ * @flags: FSGATE_CLOEXEC, FSGATE_NONBLOCK
+ *
+ * Events an earlier fd read and did not answer are read again through
+ * the new fd, with their ids; each event is answered through the fd it
+ * was read through.
+ *
+ * Return: the group fd, or -1 with errno: ENOENT (no such group), EPERM
+ * (neither its owner nor CAP_SYS_ADMIN), ENAMETOOLONG, EINVAL.
+ */
+int fsgate_attach(const char *name, unsigned int flags);
+
+/**
+ * fsgate_remove() - make a persistent group ordinary (FSGATE_IOC_REMOVE)
+ * @name: the group's name
+ *
+ * It goes at once if no fd is attached, else with its last fd.
+ *
+ * Return: 0, or -1 with errno as fsgate_attach().
+ */
+int fsgate_remove(const char *name);
+
+/**
  * fsgate_version() - what the loaded module offers
  * @version: filled with its ABI version (FSGATE_ABI_VERSION of the module,
  *	which may be older or newer than this header's), its
@@ -441,6 +479,8 @@ enum fsgate_call {
 	FSGATE_CALL_MUTE,	/* fsgate_mute_*() */
 	FSGATE_CALL_VERSION,	/* fsgate_version() */
 	FSGATE_CALL_FILTER,	/* fsgate_set_filter() */
+	FSGATE_CALL_PERSIST,	/* fsgate_persist() */
+	FSGATE_CALL_ATTACH,	/* fsgate_attach(), fsgate_remove() */
 };
 
 /**

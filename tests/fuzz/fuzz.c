@@ -306,7 +306,8 @@ static void fz_wait_for(atomic_int *v, int value)
 /*
  * At rest, with no access in flight anywhere, every group's permission
  * events are accounted for: asked = answered + timedout + orphaned +
- * cancelled + perm_overflows + unopened + pending, and none is pending.
+ * cancelled + perm_overflows + unopened + absent + pending, and none is
+ * pending.
  */
 static void fz_check_groups(struct fz *fz)
 {
@@ -323,10 +324,10 @@ static void fz_check_groups(struct fz *fz)
 			continue;
 		}
 		sum = st.answered + st.timedout + st.orphaned + st.cancelled +
-		      st.perm_overflows + st.unopened + st.pending;
+		      st.perm_overflows + st.unopened + st.absent + st.pending;
 		atomic_fetch_add(&sh->stats_checked, 1);
 		if (st.asked != sum || st.pending)
-			fz_fail(fz, "stats identity at rest: asked %llu, answered %llu + timedout %llu + orphaned %llu + cancelled %llu + perm_overflows %llu + unopened %llu + pending %llu = %llu",
+			fz_fail(fz, "stats identity at rest: asked %llu, answered %llu + timedout %llu + orphaned %llu + cancelled %llu + perm_overflows %llu + unopened %llu + absent %llu + pending %llu = %llu",
 				(unsigned long long)st.asked,
 				(unsigned long long)st.answered,
 				(unsigned long long)st.timedout,
@@ -334,6 +335,7 @@ static void fz_check_groups(struct fz *fz)
 				(unsigned long long)st.cancelled,
 				(unsigned long long)st.perm_overflows,
 				(unsigned long long)st.unopened,
+				(unsigned long long)st.absent,
 				(unsigned long long)st.pending, sum);
 		if (st.denied > st.answered)
 			fz_fail(fz, "stats: denied %llu > answered %llu",

@@ -92,6 +92,6 @@ result $? "params: out of range or unknown: exit 2, nothing changed" \
 
 fsgatectl params default_timeout_ms=10000 >/dev/null
 fsgatectl params >$d/all.out
-[ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 10 ]
+[ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 11 ]
 result $? "params: every parameter with its value" $d/all.out
 exit $failed

@@ -154,7 +154,7 @@ TEST_F(three, lists_groups_in_asking_order)
 		EXPECT_EQ(FSGATE_CLASS_NOTIF, e[i].group_class);
 		EXPECT_EQ(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC | FSGATE_NONBLOCK,
 			  e[i].flags);
-		EXPECT_EQ(0, e[i].reserved32);
+		EXPECT_EQ(1, e[i].attached);
 		EXPECT_EQ(1, all_bytes(e[i].reserved, 0, sizeof(e[i].reserved)));
 		seen++;
 	}

@@ -455,11 +455,16 @@ struct fsgate_response {
  * @extended: requests for more time (%FSGATE_EXTEND) the group made
  * @filtered: events the group's filter (%FSGATE_IOC_SET_FILTER) decided
  *	itself: skipped, allowed or denied without asking the group
- * @reserved: zero, for counters to come
+ * @absent: permission events of a persistent group resolved by its
+ *	absent verdict: nobody attached within its absent bound
+ *	(%FSGATE_IOC_PERSIST); @reserved[0] before
+ * @rereported: events read through a group fd that was closed before
+ *	they were answered, and so queued again for the next reader of a
+ *	persistent group; @reserved[1] before
  *
  * @asked = @answered + @timedout + @orphaned + @cancelled +
- * @perm_overflows + @unopened + @pending, at any moment the group
- * is idle.
+ * @perm_overflows + @unopened + @absent + @pending, at any moment the
+ * group is idle.
  */
 struct fsgate_stats {
 	__u64 marks;
@@ -482,7 +487,8 @@ struct fsgate_stats {
 	__u64 muted;
 	__u64 extended;
 	__u64 filtered;
-	__u64 reserved[2];
+	__u64 absent;
+	__u64 rereported;
 };
 
 #define FSGATE_IOC_MAGIC	0xF5
@@ -676,6 +682,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_REPORT_FID	(1ULL << 19)
 /* FSGATE_MUTE_EXE_UID; program entries never hide FAN_OPEN_EXEC_PERM */
 #define FSGATE_FEATURE_MUTE_EXE_UID	(1ULL << 20)
+/* FSGATE_IOC_PERSIST, FSGATE_IOC_ATTACH, FSGATE_IOC_REMOVE */
+#define FSGATE_FEATURE_PERSIST		(1ULL << 21)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
@@ -721,7 +729,9 @@ struct fsgate_version {
  * @group_class: the group's FSGATE_CLASS_* (not "class", a C++ keyword)
  * @priority: its effective priority (the class default resolved)
  * @flags: the FSGATE_* flags it was made with, class included
- * @reserved32: zero
+ * @attached: group fds open on it: 1 for a group that is not
+ *	persistent, 0 for a persistent group that waits for its daemon
+ *	(@reserved32, always zero, before)
  * @stats: its counters, as %FSGATE_IOC_STATS gives them to the group
  *	itself (@stats.marks: the objects it marks)
  * @reserved: zero, for what is to come
@@ -737,7 +747,7 @@ struct fsgate_group_entry {
 	__u32 group_class;
 	__u32 priority;
 	__u32 flags;
-	__u32 reserved32;
+	__u32 attached;
 	struct fsgate_stats stats;
 	__u64 reserved[4];
 };
@@ -856,5 +866,99 @@ struct fsgate_filter {
 
 /* ioctl(group fd, FSGATE_IOC_SET_FILTER, struct fsgate_filter *) returns 0. */
 #define FSGATE_IOC_SET_FILTER	_IOW(FSGATE_IOC_MAGIC, 0x22, struct fsgate_filter)
+
+/*
+ * ---- Persistent groups ----
+ *
+ * A group made persistent outlives its group fds: its marks, mutes,
+ * filter, verdict cache and queue stay when the last fd closes, and a
+ * daemon (re)attaches to it by name. Events read through a closed fd
+ * and not answered are queued again, with the same ids, for the next
+ * reader. While nobody is attached, permission events wait in the queue
+ * for at most @absent_ms, then the group is absent: they, and every
+ * access it is asked about until a daemon attaches, get its absent
+ * verdict at once. Every access stays bounded by the group's timeout
+ * and the module's max_chain_ms too.
+ */
+#define FSGATE_NAME_MAX			64
+
+/* Flags of struct fsgate_persist. */
+#define FSGATE_PERSIST_UNTIL_REMOVED	0x00000001	/* no linger bound */
+
+/* uid_t -1: the owner is the caller's effective uid. */
+#define FSGATE_PERSIST_OWNER_SELF	0xffffffff
+
+/* The first size of struct fsgate_persist; a later, longer one has its own. */
+#define FSGATE_PERSIST_SIZE_VER0	96
+
+/**
+ * struct fsgate_persist - argument of %FSGATE_IOC_PERSIST
+ * @size: sizeof(struct fsgate_persist) as the caller knows it
+ *	(%FSGATE_PERSIST_SIZE_VER0 or more; bytes fsgate does not know
+ *	must be zero)
+ * @flags: FSGATE_PERSIST_* flags
+ * @name: 1 to %FSGATE_NAME_MAX - 1 characters of [A-Za-z0-9._@:-],
+ *	NUL-terminated and NUL-padded, unique among the module's groups
+ * @owner: the uid (in the caller's user namespace) whose processes may
+ *	attach and remove it besides CAP_SYS_ADMIN, or
+ *	%FSGATE_PERSIST_OWNER_SELF
+ * @absent_ms: how long permission events wait with nobody attached
+ *	before the absent verdict decides them; 0: decided at once
+ * @absent_verdict: FSGATE_VERDICT_ALLOW or FSGATE_VERDICT_DENY
+ * @absent_errno: with FSGATE_VERDICT_DENY, the errno the access gets
+ *	(0 for EPERM, or one FSGATE_DENY_ERRNO() takes); else 0
+ * @linger_ms: with nobody attached this long, the group is removed (its
+ *	events get the orphan verdict); must be non-zero unless
+ *	%FSGATE_PERSIST_UNTIL_REMOVED, with which it must be zero
+ * @reserved: must be zero
+ */
+struct fsgate_persist {
+	__u32 size;
+	__u32 flags;
+	char name[FSGATE_NAME_MAX];
+	__u32 owner;
+	__u32 absent_ms;
+	__u32 absent_verdict;
+	__u32 absent_errno;
+	__u32 linger_ms;
+	__u32 reserved;
+};
+
+/*
+ * ioctl(group fd, FSGATE_IOC_PERSIST, struct fsgate_persist *) returns 0.
+ * It needs CAP_SYS_ADMIN, since a persistent group gates files with no
+ * process behind it; a group is made persistent once. Versioned by @size
+ * alone, as %FSGATE_IOC_MUTE.
+ */
+#define FSGATE_IOC_PERSIST	_IOC(_IOC_WRITE, FSGATE_IOC_MAGIC, 0x23, \
+				     FSGATE_PERSIST_SIZE_VER0)
+
+/**
+ * struct fsgate_attach - argument of %FSGATE_IOC_ATTACH and %FSGATE_IOC_REMOVE
+ * @flags: for %FSGATE_IOC_ATTACH, FSGATE_CLOEXEC and FSGATE_NONBLOCK, as
+ *	the group fd's; for %FSGATE_IOC_REMOVE, zero
+ * @reserved32: must be zero
+ * @name: the persistent group's name, NUL-terminated
+ */
+struct fsgate_attach {
+	__u32 flags;
+	__u32 reserved32;
+	char name[FSGATE_NAME_MAX];
+};
+
+/*
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_ATTACH, struct fsgate_attach *)
+ * returns a new group fd on the named persistent group. Several fds may
+ * be attached at once (a daemon's successor attaches before it exits):
+ * each event is read through one of them, and answered only through the
+ * fd it was read through.
+ *
+ * ioctl(fd of /dev/fsgate, FSGATE_IOC_REMOVE, struct fsgate_attach *)
+ * makes the named group an ordinary one again: it goes away at once if
+ * no fd is attached, else when its last fd closes. Both need the
+ * group's owner or CAP_SYS_ADMIN.
+ */
+#define FSGATE_IOC_ATTACH	_IOW(FSGATE_IOC_MAGIC, 0x32, struct fsgate_attach)
+#define FSGATE_IOC_REMOVE	_IOW(FSGATE_IOC_MAGIC, 0x33, struct fsgate_attach)
 
 #endif /* _UAPI_LINUX_FSGATE_H */

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scenario: a persistent group made by an administrator with fsgatectl
+# before any daemon runs, as an early-boot unit would: from that moment
+# an open on the marked filesystem is decided by the group's absent
+# verdict (no daemon attached), the group is listed by name with no fd
+# attached, a second group of the same name is refused, and removing it
+# lets opens through again. Prints TAP; a failed step is named and its
+# output shown.
+
+. scenario-tap.sh
+need fsgatectl
+d=/tmp/persist.$$
+mkdir -p $d/w
+mount -t tmpfs persist $d/w || exit 1
+echo content >$d/w/file
+cleanup() {
+	fsgatectl group remove gate 2>/dev/null
+	umount $d/w 2>/dev/null
+}
+trap cleanup EXIT
+
+echo "1..6"
+
+fsgatectl group create gate --class content --priority 2500 \
+	--mark $d/w --absent deny:EIO --absent-ms 0 >$d/create.out 2>&1
+result $? "group create: a content group on the filesystem, absent verdict EIO" \
+	$d/create.out
+
+cat $d/w/file >$d/cat.out 2>&1
+st=$?
+[ $st != 0 ] && grep -q 'Input/output error' $d/cat.out
+result $? "with no daemon attached an open gets EIO, not the file" $d/cat.out
+
+# The name last, after the attached fds: 0.
+awk '$4 == "content" && $5 == 2500 && $(NF - 1) == 0 && $NF == "gate" { f = 1 }
+     END { exit !f }' /proc/fsgate/groups
+result $? "/proc/fsgate/groups lists it by name with no fd attached" \
+	/proc/fsgate/groups
+
+fsgatectl group create gate --mark $d/w >$d/again.out 2>&1
+st=$?
+[ $st = 1 ] && grep -q 'another group has that name' $d/again.out
+result $? "a second group of the same name: exit 1, saying why" $d/again.out
+
+fsgatectl group remove gate >$d/remove.out 2>&1 &&
+	[ "$(cat $d/w/file)" = content ]
+result $? "group remove: opens go through again" $d/remove.out
+
+fsgatectl group remove gate >$d/remove2.out 2>&1
+st=$?
+[ $st = 1 ] && grep -q 'no persistent group has that name' $d/remove2.out
+result $? "removing it again: exit 1, no such group" $d/remove2.out
+exit $failed
