@@ -174,16 +174,20 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
 /*
  * Whether @group hears of an access by the current process, of which it
  * would be told or asked @report: not with FSGATE_EXCLUDE_SELF when its
- * creator or what the creator forked after making it accesses (a
- * daemon's workers would wait on themselves), nor when its mutes hide
- * the access (counted).
+ * creator (or the daemon that attached to it last) or what that process
+ * forked since accesses (a daemon's workers would wait on themselves),
+ * nor when its mutes hide the access (counted).
  */
 static bool fsgate_group_hears_current(struct fsgate_group *group,
 				       struct fsgate_facts *facts, u32 report)
 {
-	if ((group->flags & FSGATE_EXCLUDE_SELF) &&
-	    fsgate_current_descends(group->owner, group->created_ns))
-		return false;
+	const struct fsgate_self *self;
+
+	if (group->flags & FSGATE_EXCLUDE_SELF) {
+		self = rcu_dereference(group->self);
+		if (fsgate_current_descends(self->tgid, self->since))
+			return false;
+	}
 	if (fsgate_mutes_hide(group, facts, report)) {
 		atomic64_inc(&group->muted);
 		return false;

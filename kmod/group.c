@@ -135,6 +135,45 @@ void fsgate_group_list_insert(struct list_head *head,
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_list_insert);
 
+static void fsgate_self_free_rcu(struct rcu_head *rcu)
+{
+	struct fsgate_self *self = container_of(rcu, struct fsgate_self, rcu);
+
+	put_pid(self->tgid);
+	kfree(self);
+}
+
+/**
+ * fsgate_group_set_self() - make the current process the one that
+ *	FSGATE_EXCLUDE_SELF leaves out
+ * @group: a group being made, or a persistent group being attached to
+ *
+ * A daemon that attaches to a persistent group must not wait on its own
+ * accesses, as the one that made it did not; the process it replaces
+ * (a daemon handing over to its successor) is asked like any other,
+ * and answered by its successor.
+ *
+ * Context: process context, may sleep; fsgate_groups_lock held for a
+ * published group. Module exit's rcu_barrier() waits for the old one.
+ * Return: 0 or -ENOMEM.
+ */
+int fsgate_group_set_self(struct fsgate_group *group)
+{
+	struct fsgate_self *self, *old;
+
+	self = kmalloc(sizeof(*self), GFP_KERNEL_ACCOUNT);
+	if (!self)
+		return -ENOMEM;
+	self->tgid = get_pid(task_tgid(current));
+	self->since = fsgate_clock_past(ktime_get_ns);
+	old = rcu_replace_pointer(group->self, self,
+				  lockdep_is_held(&fsgate_groups_lock) ||
+				  list_empty(&group->node));
+	if (old)
+		call_rcu(&old->rcu, fsgate_self_free_rcu);
+	return 0;
+}
+
 /**
  * fsgate_group_put() - drop a reference to a group
  * @group: the group
@@ -143,9 +182,15 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_list_insert);
  */
 void fsgate_group_put(struct fsgate_group *group)
 {
+	struct fsgate_self *self;
+
 	if (refcount_dec_and_test(&group->ref)) {
 		/* persist.c's, whose work item ended before this last put. */
 		kfree(group->persist);
+		/* The event path may still read it, as it may the group. */
+		self = rcu_dereference_protected(group->self, true);
+		if (self)
+			call_rcu(&self->rcu, fsgate_self_free_rcu);
 		mem_cgroup_put(group->memcg);
 		put_pid(group->owner);
 		kfree_rcu(group, rcu);
@@ -275,9 +320,13 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init)
 	group->attached = 1;
 	group->id = atomic64_inc_return(&fsgate_next_group_id);
 	group->owner = get_pid(task_tgid(current));
+	if (fsgate_group_set_self(group)) {
+		put_pid(group->owner);
+		kfree(group);
+		return NULL;
+	}
 	/* Exported (get) and inline (put) on every kernel fsgate builds for. */
 	group->memcg = get_mem_cgroup_from_mm(current->mm);
-	group->created_ns = fsgate_clock_past(ktime_get_ns);
 	group->uid = current_uid();
 	get_task_comm(group->comm, current);
 	group->flags = init->flags;

@@ -36,6 +36,20 @@ struct user_namespace;
 #define FSGATE_PENDING_HASH_BITS	6
 
 /**
+ * struct fsgate_self - the process FSGATE_EXCLUDE_SELF leaves out
+ * @tgid: the process, referenced
+ * @since: fsgate_clock_past(ktime_get_ns) when it made or attached to
+ *	the group: what it forks from then on is left out too, and nothing
+ *	it forked before
+ * @rcu: freed after a grace period: the event path reads it under RCU
+ */
+struct fsgate_self {
+	struct pid *tgid;
+	u64 since;
+	struct rcu_head rcu;
+};
+
+/**
  * struct fsgate_group - one listener group, owned by its group fds
  * @node: entry in fsgate_groups, under fsgate_groups_lock
  * @ref: each group fd's file holds one, a persistent group one more
@@ -45,9 +59,9 @@ struct user_namespace;
  *	path finds it through RCU-protected subs
  * @id: unique for the module's lifetime, never reused
  * @owner: thread group that created the group
- * @created_ns: fsgate_clock_past(ktime_get_ns) when it was made: with
- *	FSGATE_EXCLUDE_SELF, what @owner forks from then on is excluded too,
- *	and nothing it forked before
+ * @self: who FSGATE_EXCLUDE_SELF leaves out: @owner, or the process that
+ *	attached to the persistent group last; RCU, replaced whole under
+ *	fsgate_groups_lock (fsgate_group_set_self())
  * @uid: real uid of the creator, for the max_groups limit
  * @comm: command name of the creator, for /proc/fsgate/groups
  * @flags: FSGATE_* flags from struct fsgate_init, class included
@@ -100,8 +114,8 @@ struct user_namespace;
  *	bound: it is not asked, @absent_verdict decides; under @queue_lock
  * @absent_verdict: 0 or a negative errno, set before @absent
  *
- * Everything from @id to @orphan_verdict is set before the group is
- * published and never changes, so readers need no lock for it.
+ * Everything from @id to @orphan_verdict but @self is set before the
+ * group is published and never changes, so readers need no lock for it.
  */
 struct fsgate_group {
 	struct list_head node;
@@ -109,7 +123,7 @@ struct fsgate_group {
 	struct rcu_head rcu;
 	u64 id;
 	struct pid *owner;
-	u64 created_ns;
+	struct fsgate_self __rcu *self;
 	kuid_t uid;
 	char comm[TASK_COMM_LEN];
 	u32 flags;
@@ -262,6 +276,7 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init);
 int fsgate_group_publish(struct fsgate_group *group);
 void fsgate_group_unpublish(struct fsgate_group *group);
 void fsgate_group_put(struct fsgate_group *group);
+int fsgate_group_set_self(struct fsgate_group *group);
 void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats);
 void fsgate_group_entry_fill(struct fsgate_group *group,
 			     struct pid_namespace *pid_ns,

@@ -265,22 +265,29 @@ static struct fsgate_group *fsgate_persist_find(const struct fsgate_attach *req)
  * @req: the request; its @flags are the caller's to check
  *
  * The group counts one more attached fd, and is no longer absent:
- * what it queued meanwhile waits for the new reader.
+ * what it queued meanwhile waits for the new reader. The caller is the
+ * process FSGATE_EXCLUDE_SELF leaves out from now on.
  *
  * Context: process context, may sleep; takes fsgate_groups_lock.
  * Return: the group, with a reference for the fd the caller makes (or
  * hands to fsgate_persist_detach() if it cannot); ERR_PTR(-ENOENT) if no
  * live persistent group has the name, ERR_PTR(-EPERM) if the caller is
  * neither its owner nor has CAP_SYS_ADMIN, ERR_PTR(-EINVAL) for a name
- * that is not NUL-terminated.
+ * that is not NUL-terminated, ERR_PTR(-ENOMEM).
  */
 struct fsgate_group *fsgate_persist_attach(const struct fsgate_attach *req)
 {
 	struct fsgate_group *group;
+	int ret;
 
 	mutex_lock(&fsgate_groups_lock);
 	group = fsgate_persist_find(req);
 	if (!IS_ERR(group)) {
+		ret = fsgate_group_set_self(group);
+		if (ret) {
+			group = ERR_PTR(ret);
+			goto out_unlock;
+		}
 		group->attached++;
 		fsgate_group_get(group);
 		/* Running already, it finds the group attached and stops. */
@@ -289,6 +296,7 @@ struct fsgate_group *fsgate_persist_attach(const struct fsgate_attach *req)
 		group->absent = false;
 		spin_unlock(&group->queue_lock);
 	}
+out_unlock:
 	mutex_unlock(&fsgate_groups_lock);
 	return group;
 }

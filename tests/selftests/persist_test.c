@@ -387,6 +387,72 @@ TEST_F(persist, a_removed_group_goes_with_its_last_fd)
 	EXPECT_EQ(0, reap(spawn_open(self->file, O_RDONLY, 0)));
 }
 
+/*
+ * FSGATE_EXCLUDE_SELF leaves out the daemon that attached last, as it
+ * did the process that made the group (here one that exits at once, as
+ * fsgatectl does): the daemon's own open is not asked, another's is.
+ */
+TEST_F(persist, an_attached_daemon_is_left_out_by_exclude_self)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = 2000,
+		.timeout_ms = PERM_LONG_MS,
+		.timeout_verdict = FSGATE_VERDICT_DENY,
+		.orphan_verdict = FSGATE_VERDICT_DENY,
+	};
+	struct fanotify_event_metadata ev;
+	int g, fd, status, go[2];
+	pid_t maker, other;
+
+	maker = fork();
+	ASSERT_LE(0, maker);
+	if (maker == 0) {
+		g = fsgate_init_ext(&init);
+		if (g < 0 || perm_mark(g, FAN_OPEN_PERM, self->dir) ||
+		    make_persistent(g, NAME, 60000, FSGATE_VERDICT_DENY, 0, 0))
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(maker, waitpid(maker, &status, 0));
+	ASSERT_EQ(0, status);
+	/* Forked before the attach: not the daemon's own, so asked. */
+	ASSERT_EQ(0, pipe(go));
+	other = fork();
+	ASSERT_LE(0, other);
+	if (other == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(100);
+		fd = open(self->file, O_RDONLY);
+		_exit(fd < 0 ? errno : 0);
+	}
+	close(go[0]);
+
+	g = fsgate_attach(NAME, FSGATE_CLOEXEC | FSGATE_NONBLOCK);
+	ASSERT_LE(0, g);
+	/* Its own open: not asked, so not held (else SIGALRM ends the test). */
+	alarm(10);
+	fd = open(self->file, O_RDONLY);
+	alarm(0);
+	EXPECT_LE(0, fd);
+	close(fd);
+	EXPECT_FALSE(readable(g, 100));
+	/* Another process's open: asked. */
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	close(go[1]);
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(other, ev.pid);
+	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FAN_DENY));
+	EXPECT_EQ(EPERM, reap(other));
+	close(g);
+	EXPECT_EQ(0, fsgate_remove(NAME));
+}
+
 /* Requests the module refuses, each with its errno, changing nothing. */
 TEST_F(persist, bad_requests_are_refused)
 {
