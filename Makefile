@@ -178,9 +178,9 @@ $(PRELOAD_LIB): $(PRELOAD_OBJS) $(LIB_OBJS) preload/libfsgate-fanotify.map
 
 # Host unit tests of the layer: preload/X_test.c with the files named in
 # PRELOAD_TEST_X; the test fakes what those files call.
-PRELOAD_TEST_env := preload/env.c common/parse.c
+PRELOAD_TEST_env := preload/env.c common/parse.c lib/describe.c
 PRELOAD_TEST_fanotify := preload/fanotify.c preload/flags.c preload/env.c \
-			 common/parse.c
+			 common/parse.c lib/describe.c
 PRELOAD_TEST_syscall := preload/syscall.c
 PRELOAD_TEST_pidfd := preload/pidfd.c
 PRELOAD_TEST_process := preload/process.c
@@ -197,10 +197,10 @@ $(B)/tests/preload_%_test: preload/%_test.c $(PRELOAD_SRCS) preload/preload.h $(
 # fsgate-run finds the layer at ../lib/ from where it lies, in build/ as
 # installed; the guest gets a copy beside its test programs.
 $(B)/bin/fsgate-run: tools/fsgate-run.c preload/env.c preload/preload.h $(PARSE) \
-		     lib/include/fsgate.h
+		     lib/describe.c lib/include/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include -DVERSION='"$(VERSION)"' $(LDFLAGS) -o $@ \
-		tools/fsgate-run.c preload/env.c common/parse.c
+		tools/fsgate-run.c preload/env.c common/parse.c lib/describe.c
 
 $(addprefix $(B)/guest/,fsgate-run $(PROGRAMS)): $(B)/guest/%: $(B)/bin/%
 	@mkdir -p $(@D)

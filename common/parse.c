@@ -26,6 +26,89 @@ int parse_number(const char *s, unsigned long max, uint32_t *out)
 	return 0;
 }
 
+int parse_absent(const char *s, int (*deny_errno)(const char *name),
+		 uint32_t *verdict, uint32_t *err)
+{
+	int e;
+
+	if (s && !strncmp(s, "deny:", 5)) {
+		e = deny_errno(s + 5);
+		if (e <= 0)
+			return -1;
+		*verdict = FSGATE_VERDICT_DENY;
+		*err = (uint32_t)e;
+		return 0;
+	}
+	if (parse_verdict(s, verdict))
+		return -1;
+	*err = 0;
+	return 0;
+}
+
+/* A name FSGATE_IOC_PERSIST takes: 1 to 63 of [A-Za-z0-9._@:-]. */
+static int persist_name(const char *s, size_t len, char *name, size_t room)
+{
+	size_t i;
+
+	if (!len || len >= room)
+		return -1;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || strchr("._@:-", s[i])))
+			return -1;
+	memset(name, 0, room);
+	memcpy(name, s, len);
+	return 0;
+}
+
+int parse_persist(const char *s, int (*deny_errno)(const char *name),
+		  struct fsgate_persist *out)
+{
+	struct fsgate_persist p = {
+		.size = sizeof(p),
+		.owner = FSGATE_PERSIST_OWNER_SELF,
+		.absent_verdict = FSGATE_VERDICT_DENY,
+		.absent_ms = 30000,
+		.flags = FSGATE_PERSIST_UNTIL_REMOVED,
+	};
+	const char *end, *field;
+	char word[64];
+	size_t len;
+
+	if (!s)
+		return -1;
+	end = strchr(s, ',');
+	if (persist_name(s, end ? (size_t)(end - s) : strlen(s), p.name,
+			 sizeof(p.name)))
+		return -1;
+	while (end) {
+		field = end + 1;
+		end = strchr(field, ',');
+		len = end ? (size_t)(end - field) : strlen(field);
+		if (len >= sizeof(word))
+			return -1;
+		memcpy(word, field, len);
+		word[len] = '\0';
+		if (!strncmp(word, "absent=", 7)) {
+			if (parse_absent(word + 7, deny_errno, &p.absent_verdict,
+					 &p.absent_errno))
+				return -1;
+		} else if (!strncmp(word, "absent-ms=", 10)) {
+			if (parse_number(word + 10, UINT32_MAX, &p.absent_ms))
+				return -1;
+		} else if (!strncmp(word, "linger-ms=", 10)) {
+			if (parse_number(word + 10, UINT32_MAX, &p.linger_ms) ||
+			    !p.linger_ms)
+				return -1;
+			p.flags &= ~FSGATE_PERSIST_UNTIL_REMOVED;
+		} else {
+			return -1;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
 int parse_verdict(const char *s, uint32_t *out)
 {
 	if (s && !strcmp(s, "allow"))

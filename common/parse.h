@@ -23,4 +23,25 @@ int parse_number(const char *s, unsigned long max, uint32_t *out);
  */
 int parse_verdict(const char *s, uint32_t *out);
 
+/*
+ * A persistent group's absent verdict: "allow", "deny" or "deny:ERRNO",
+ * the errno's name checked by @deny_errno (fsgate_deny_errno_parse(),
+ * which returns the errno or -1). Returns 0 with @verdict and @err set
+ * (@err 0 for allow and plain deny), or -1 with both untouched.
+ */
+int parse_absent(const char *s, int (*deny_errno)(const char *name),
+		 uint32_t *verdict, uint32_t *err);
+
+struct fsgate_persist;
+
+/*
+ * "NAME[,absent=VERDICT][,absent-ms=MS][,linger-ms=MS]", as fsgate-run's
+ * --persist and the layer's FSGATE_PERSIST take it: NAME as
+ * FSGATE_IOC_PERSIST takes it, VERDICT as parse_absent(); defaults deny
+ * (EPERM) after 30000 ms, kept until removed. Fills @out whole (@size
+ * too). Returns 0, or -1 with @out untouched.
+ */
+int parse_persist(const char *s, int (*deny_errno)(const char *name),
+		  struct fsgate_persist *out);
+
 #endif /* FSGATE_PARSE_H */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /* cmocka: the one number and verdict parser, and its edge cases. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include <linux/fsgate.h>
@@ -98,6 +100,75 @@ static void verdict_is_allow_or_deny_exactly(void **state)
 	}
 }
 
+/* A stand-in for fsgate_deny_errno_parse(): EIO only. */
+static int eio_only(const char *name)
+{
+	return strcmp(name, "EIO") ? -1 : EIO;
+}
+
+static void absent_is_allow_deny_or_deny_errno(void **state)
+{
+	uint32_t v = 7, e = 7;
+
+	(void)state;
+	assert_int_equal(parse_absent("allow", eio_only, &v, &e), 0);
+	assert_int_equal(v, FSGATE_VERDICT_ALLOW);
+	assert_int_equal(e, 0);
+	assert_int_equal(parse_absent("deny:EIO", eio_only, &v, &e), 0);
+	assert_int_equal(v, FSGATE_VERDICT_DENY);
+	assert_int_equal(e, EIO);
+	assert_int_equal(parse_absent("deny", eio_only, &v, &e), 0);
+	assert_int_equal(e, 0);
+	v = e = 7;
+	assert_int_equal(parse_absent("deny:ENOENT", eio_only, &v, &e), -1);
+	assert_int_equal(parse_absent("allow:EIO", eio_only, &v, &e), -1);
+	assert_int_equal(parse_absent("deny:", eio_only, &v, &e), -1);
+	assert_int_equal(parse_absent(NULL, eio_only, &v, &e), -1);
+	assert_int_equal(v, 7);
+	assert_int_equal(e, 7);
+}
+
+static void persist_takes_a_name_and_bounds(void **state)
+{
+	struct fsgate_persist p;
+
+	(void)state;
+	assert_int_equal(parse_persist("fapolicyd", eio_only, &p), 0);
+	assert_string_equal(p.name, "fapolicyd");
+	assert_int_equal(p.size, sizeof(p));
+	assert_int_equal(p.owner, FSGATE_PERSIST_OWNER_SELF);
+	assert_int_equal(p.absent_verdict, FSGATE_VERDICT_DENY);
+	assert_int_equal(p.absent_errno, 0);
+	assert_int_equal(p.absent_ms, 30000);
+	assert_int_equal(p.flags, FSGATE_PERSIST_UNTIL_REMOVED);
+	assert_int_equal(p.linger_ms, 0);
+	assert_int_equal(parse_persist("scan@1,absent=deny:EIO,absent-ms=0,linger-ms=5000",
+				       eio_only, &p), 0);
+	assert_string_equal(p.name, "scan@1");
+	assert_int_equal(p.absent_errno, EIO);
+	assert_int_equal(p.absent_ms, 0);
+	assert_int_equal(p.flags, 0);
+	assert_int_equal(p.linger_ms, 5000);
+}
+
+static void persist_refuses_bad_specs(void **state)
+{
+	static const char *const bad[] = {
+		"", ",absent=allow", "a b", "a/b", "x,absent=maybe", "x,linger-ms=0",
+		"x,absent-ms=-1", "x,nosuch=1", "x,", "x,absent=deny:ENOENT",
+		"0123456789012345678901234567890123456789012345678901234567890123",
+	};
+	struct fsgate_persist p = { .size = 1 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse_persist(bad[i], eio_only, &p), -1);
+		assert_int_equal(p.size, 1);
+	}
+	assert_int_equal(parse_persist(NULL, eio_only, &p), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +178,9 @@ int main(void)
 		cmocka_unit_test(number_refuses_empty_and_null),
 		cmocka_unit_test(number_refuses_overflow),
 		cmocka_unit_test(verdict_is_allow_or_deny_exactly),
+		cmocka_unit_test(absent_is_allow_deny_or_deny_errno),
+		cmocka_unit_test(persist_takes_a_name_and_bounds),
+		cmocka_unit_test(persist_refuses_bad_specs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,12 @@ int preload_parse_verdict(const char *s, uint32_t *out)
 	return parse_verdict(s, out);
 }
 
+/* "NAME[,absent=...][,absent-ms=MS][,linger-ms=MS]": see parse.h. */
+int preload_parse_persist(const char *s, struct fsgate_persist *out)
+{
+	return parse_persist(s, fsgate_deny_errno_parse, out);
+}
+
 int preload_parse_switch(const char *s, bool *out)
 {
 	if (!s || (strcmp(s, "0") && strcmp(s, "1")))
@@ -76,6 +82,12 @@ static int set_report_proc(const char *s, struct preload_env *env)
 	return preload_parse_switch(s, &env->report_proc);
 }
 
+static int set_persist(const char *s, struct preload_env *env)
+{
+	env->persist = true;
+	return preload_parse_persist(s, &env->persist_req);
+}
+
 static const struct variable {
 	const char *name;
 	const char *want;
@@ -88,6 +100,9 @@ static const struct variable {
 	{ "FSGATE_FALLBACK", "0 or 1", set_fallback },
 	{ "FSGATE_EXCLUDE_SELF", "0 or 1", set_exclude_self },
 	{ "FSGATE_REPORT_PROC", "0 or 1", set_report_proc },
+	{ "FSGATE_PERSIST",
+	  "NAME[,absent=allow|deny[:ERRNO]][,absent-ms=MS][,linger-ms=MS]",
+	  set_persist },
 };
 
 const char *preload_env_read(struct preload_env *env)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* cmocka: the layer's variables are parsed strictly, defaults when unset. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,7 @@
 static const char *const names[] = {
 	"FSGATE_PRIORITY", "FSGATE_TIMEOUT_MS", "FSGATE_TIMEOUT_VERDICT",
 	"FSGATE_FALLBACK", "FSGATE_ORPHAN_VERDICT", "FSGATE_EXCLUDE_SELF",
-	"FSGATE_REPORT_PROC",
+	"FSGATE_REPORT_PROC", "FSGATE_PERSIST",
 };
 
 static int clean(void **state)
@@ -106,6 +107,7 @@ static void unset_variables_give_defaults(void **state)
 	assert_false(env.fallback);
 	assert_false(env.exclude_self);
 	assert_false(env.report_proc);
+	assert_false(env.persist);
 }
 
 static void set_variables_are_read(void **state)
@@ -120,7 +122,12 @@ static void set_variables_are_read(void **state)
 	setenv("FSGATE_ORPHAN_VERDICT", "deny", 1);
 	setenv("FSGATE_EXCLUDE_SELF", "1", 1);
 	setenv("FSGATE_REPORT_PROC", "1", 1);
+	setenv("FSGATE_PERSIST", "fapolicyd,absent=deny:EIO,absent-ms=5000", 1);
 	assert_null(preload_env_read(&env));
+	assert_true(env.persist);
+	assert_string_equal(env.persist_req.name, "fapolicyd");
+	assert_int_equal(env.persist_req.absent_errno, EIO);
+	assert_int_equal(env.persist_req.absent_ms, 5000);
 	assert_int_equal(env.priority, 2500);
 	assert_int_equal(env.timeout_ms, 100);
 	assert_int_equal(env.timeout_verdict, FSGATE_VERDICT_DENY);
@@ -142,6 +149,7 @@ static void bad_value_is_named(void **state)
 		  "FSGATE_ORPHAN_VERDICT=reject is not valid: want \"allow\" or \"deny\"" },
 		{ "FSGATE_EXCLUDE_SELF", "true", "FSGATE_EXCLUDE_SELF=true" },
 		{ "FSGATE_REPORT_PROC", "2", "FSGATE_REPORT_PROC=2" },
+		{ "FSGATE_PERSIST", "a b", "FSGATE_PERSIST=a b is not valid: want NAME[," },
 	};
 	struct preload_env env;
 	const char *msg;

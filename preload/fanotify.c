@@ -92,6 +92,40 @@ static int check_features(const struct fsgate_init *init,
 	return 0;
 }
 
+/*
+ * FSGATE_PERSIST=NAME: the persistent group NAME, attached to if it
+ * exists (the daemon restarted: what its last run read and did not
+ * answer comes again), else made from @init and made persistent. Two
+ * first starts racing: the one that loses attaches to the winner's.
+ * The program's fanotify_mark() calls add to the group's marks, which
+ * it already has on a restart.
+ */
+static int persistent_group(const struct fsgate_init *init,
+			    const struct preload_env *env)
+{
+	unsigned int flags = init->flags & (FSGATE_CLOEXEC | FSGATE_NONBLOCK);
+	const char *name = env->persist_req.name;
+	int fd, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		fd = fsgate_attach(name, flags);
+		if (fd >= 0 || errno != ENOENT)
+			return fd;
+		fd = fsgate_init_ext(init);
+		if (fd < 0)
+			return fd;
+		if (!fsgate_persist(fd, &env->persist_req))
+			return fd;
+		close(fd);
+		if (errno != EEXIST) {
+			preload_warn(&warned_feature, "FSGATE_PERSIST: cannot make the group persistent");
+			return -1;
+		}
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 {
 	struct fsgate_init init;
@@ -118,7 +152,7 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = fsgate_init_ext(&init);
+	fd = env.persist ? persistent_group(&init, &env) : fsgate_init_ext(&init);
 	if (fd < 0 && module_missing(errno))
 		return without_fsgate(&env, flags, event_f_flags);
 	/*

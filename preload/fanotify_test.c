@@ -60,6 +60,21 @@ int fsgate_init_ext(const struct fsgate_init *init)
 	return errno ? -1 : GROUP;
 }
 
+/* FSGATE_PERSIST is not set in these tests: never called. */
+int fsgate_attach(const char *name, unsigned int flags)
+{
+	(void)name, (void)flags;
+	fail();
+	return -1;
+}
+
+int fsgate_persist(int fd, const struct fsgate_persist *req)
+{
+	(void)fd, (void)req;
+	fail();
+	return -1;
+}
+
 int fsgate_stats(int fd, struct fsgate_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));

@@ -34,6 +34,8 @@ struct preload_env {
 	bool fallback;			/* FSGATE_FALLBACK */
 	bool exclude_self;		/* FSGATE_EXCLUDE_SELF */
 	bool report_proc;		/* FSGATE_REPORT_PROC */
+	bool persist;			/* FSGATE_PERSIST is set: */
+	struct fsgate_persist persist_req;	/* what it asks */
 };
 
 /*
@@ -43,6 +45,7 @@ struct preload_env {
 int preload_parse_priority(const char *s, uint32_t *out);
 int preload_parse_timeout(const char *s, uint32_t *out);
 int preload_parse_verdict(const char *s, uint32_t *out);
+int preload_parse_persist(const char *s, struct fsgate_persist *out);
 /* "0" or "1": FSGATE_FALLBACK, FSGATE_EXCLUDE_SELF, FSGATE_REPORT_PROC. */
 int preload_parse_switch(const char *s, bool *out);
 

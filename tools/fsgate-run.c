@@ -50,14 +50,20 @@ static void usage(FILE *f)
 "                              every event PROGRAM reads\n"
 "      --fallback              use in-tree fanotify when fsgate.ko is not\n"
 "                              loaded, instead of failing with ENODEV\n"
+"      --persist NAME[,absent=allow|deny[:ERRNO]][,absent-ms=MS][,linger-ms=MS]\n"
+"                              make PROGRAM's group the persistent group\n"
+"                              NAME, or attach to it if it exists: a\n"
+"                              restart of PROGRAM leaves no window (default\n"
+"                              absent=deny after 30000 ms, kept until\n"
+"                              `fsgatectl group remove NAME`)\n"
 "  -h, --help                  show this help and exit\n"
 "  -V, --version               show the version and exit\n"
 "\n"
 "The options become FSGATE_PRIORITY, FSGATE_TIMEOUT_MS,\n"
 "FSGATE_TIMEOUT_VERDICT, FSGATE_ORPHAN_VERDICT, FSGATE_EXCLUDE_SELF=1,\n"
-"FSGATE_REPORT_PROC=1 and FSGATE_FALLBACK=1 in PROGRAM's environment,\n"
-"and the layer is prepended to LD_PRELOAD. It is looked for in ../lib/\n"
-"beside fsgate-run, or at $FSGATE_FANOTIFY_LIB.\n"
+"FSGATE_REPORT_PROC=1, FSGATE_FALLBACK=1 and FSGATE_PERSIST in PROGRAM's\n"
+"environment, and the layer is prepended to LD_PRELOAD. It is looked for\n"
+"in ../lib/ beside fsgate-run, or at $FSGATE_FANOTIFY_LIB.\n"
 "\n"
 "Exit status: PROGRAM's; 125 if fsgate-run fails, 126 if PROGRAM cannot\n"
 "be run, 127 if it is not found. See fsgate(7).\n", program);
@@ -144,7 +150,7 @@ static void set_switch(const char *var)
 
 enum {
 	OPT_TIMEOUT_VERDICT = 256, OPT_ORPHAN_VERDICT, OPT_EXCLUDE_SELF,
-	OPT_PROCESS_CONTEXT, OPT_FALLBACK,
+	OPT_PROCESS_CONTEXT, OPT_FALLBACK, OPT_PERSIST,
 };
 
 static void parse_options(int argc, char **argv)
@@ -157,6 +163,7 @@ static void parse_options(int argc, char **argv)
 		{ "exclude-self", no_argument, NULL, OPT_EXCLUDE_SELF },
 		{ "process-context", no_argument, NULL, OPT_PROCESS_CONTEXT },
 		{ "fallback", no_argument, NULL, OPT_FALLBACK },
+		{ "persist", required_argument, NULL, OPT_PERSIST },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -191,6 +198,16 @@ static void parse_options(int argc, char **argv)
 		case OPT_FALLBACK:
 			set_switch("FSGATE_FALLBACK");
 			break;
+		case OPT_PERSIST: {
+			struct fsgate_persist ignored;
+
+			if (preload_parse_persist(optarg, &ignored))
+				fail("invalid persistent group: '%s' (want NAME[,absent=allow|deny[:ERRNO]][,absent-ms=MS][,linger-ms=MS])",
+				     optarg);
+			if (setenv("FSGATE_PERSIST", optarg, 1))
+				fail("setenv: %s", strerror(errno));
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(0);

@@ -381,6 +381,26 @@ static int silent_daemon(const char *file)
 }
 
 /*
+ * A daemon that denies every open of @file it reads until none comes for
+ * a second: how many it denied, reported as one int.
+ */
+static int denying_daemon(const char *file)
+{
+	struct fanotify_event_metadata ev;
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK,
+			      O_RDONLY);
+	int denied = 0;
+
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, file))
+		return 10;
+	while (readable(g, 1000) && read(g, &ev, sizeof(ev)) == sizeof(ev))
+		if (answer(g, ev.fd, FAN_DENY) == sizeof(struct fanotify_response))
+			denied++;
+	report(&denied, sizeof(denied));
+	return 0;
+}
+
+/*
  * A daemon whose child opens @file: how many times it was asked
  * (answering allow), and the child's exit status. Reported as two ints.
  */
@@ -572,6 +592,8 @@ static void __attribute__((constructor)) layer_mode(void)
 		_exit(silent_daemon(file));
 	if (!strcmp(mode, "asking"))
 		_exit(asking_daemon(file));
+	if (!strcmp(mode, "deny"))
+		_exit(denying_daemon(file));
 	if (!strcmp(mode, "records"))
 		_exit(records_daemon(file));
 	_exit(121);
@@ -666,8 +688,12 @@ FIXTURE_SETUP(layer)
 	write_file(self->file, "content\n");
 }
 
+#define PERSIST_OPT "--persist=layer-test,absent-ms=60000"
+
 FIXTURE_TEARDOWN(layer)
 {
+	/* A test that failed half-way leaves no persistent group behind. */
+	fsgate_remove("layer-test");
 	if (self->dir[0])
 		fsgate_test_tmpfs_done(self->dir);
 }
@@ -928,6 +954,45 @@ TEST_F_TIMEOUT(layer, orphan_verdict_from_environment, 120)
 }
 
 /*
+ * fsgate-run --persist: a fanotify daemon killed with an event read and
+ * not answered, and an open made while it is down, both wait and are
+ * decided by the daemon's next run, which attaches to the group its
+ * last run left. Without it the killed daemon's access is allowed
+ * (orphan_verdict_from_environment) and nothing is asked meanwhile.
+ */
+TEST_F_TIMEOUT(layer, persist_leaves_no_window_across_a_restart, 120)
+{
+	pid_t daemon, read_one, later;
+	int rfd, denied = -1;
+	char c;
+
+	daemon = layer_start("silent", self->file, NULL, PERSIST_OPT, &rfd);
+	ASSERT_LE(0, daemon);
+	ASSERT_EQ(0, layer_report(rfd, &c, 1));
+	ASSERT_EQ('R', c);
+	read_one = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_LE(0, read_one);
+	ASSERT_EQ(0, layer_report(rfd, &c, 1));
+	ASSERT_EQ('E', c);
+	close(rfd);
+	kill(daemon, SIGKILL);
+	reap(daemon);
+
+	later = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_LE(0, later);
+	usleep(300000);
+	EXPECT_EQ(0, waitpid(read_one, NULL, WNOHANG));
+	EXPECT_EQ(0, waitpid(later, NULL, WNOHANG));
+
+	ASSERT_EQ(0, layer_run("deny", self->file, NULL, PERSIST_OPT, &denied,
+			       sizeof(denied)));
+	EXPECT_EQ(2, denied);
+	EXPECT_EQ(EPERM, reap(read_one));
+	EXPECT_EQ(EPERM, reap(later));
+	EXPECT_EQ(0, fsgate_remove("layer-test"));
+}
+
+/*
  * fsgate-run --exclude-self: the daemon's own child opens without the
  * daemon being asked; without it the daemon is asked.
  */
@@ -1002,6 +1067,8 @@ TEST_F_TIMEOUT(layer, fsgate_run_refuses_bad_values, 120)
 		{ NULL, "FSGATE_ORPHAN_VERDICT=maybe", "FSGATE_ORPHAN_VERDICT=maybe" },
 		{ NULL, "FSGATE_EXCLUDE_SELF=yes", "FSGATE_EXCLUDE_SELF=yes" },
 		{ NULL, "FSGATE_REPORT_PROC=2", "FSGATE_REPORT_PROC=2" },
+		{ "--persist=a b", NULL, "invalid persistent group" },
+		{ NULL, "FSGATE_PERSIST=x,absent=maybe", "FSGATE_PERSIST=x,absent=maybe" },
 	};
 	char err[512];
 	int i, p[2];
