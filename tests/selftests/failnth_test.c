@@ -5,7 +5,8 @@
  * failslab (with ignore-gfp-wait off, so that GFP_KERNEL allocations fail
  * too): FSGATE_IOC_INIT, FSGATE_IOC_MARK (add, update, remove, flush),
  * FSGATE_IOC_STATS and FIONREAD, read(), write(), fdinfo and
- * /proc/fsgate/groups, close(), and the event path, where the task that
+ * /proc/fsgate/groups, close(), FSGATE_IOC_PERSIST, FSGATE_IOC_ATTACH
+ * and FSGATE_IOC_REMOVE, and the event path, where the task that
  * makes the access arms its own fail-nth before its open. For n = 1, 2,
  * ... until the call runs without a failure injected: the call fails
  * cleanly (ENOMEM, or for an access the documented verdict) or works,
@@ -932,6 +933,93 @@ TEST_F_TIMEOUT(fault, close, 300)
 			break;
 	}
 	ASSERT_LT(n, MAX_N);
+}
+
+/* A child's open of @file: its errno, or 0. */
+static int open_errno(const char *file)
+{
+	return reap(spawn_open(file, O_RDONLY, 0));
+}
+
+/*
+ * A persistent group (absent verdict EIO at once): FSGATE_IOC_PERSIST,
+ * FSGATE_IOC_ATTACH and FSGATE_IOC_REMOVE with each allocation failing
+ * in turn. A failed request changes nothing: the group is not made
+ * persistent, no fd is counted as attached (the group stays absent, so
+ * an open still gets EIO at once), the group is not removed; the same
+ * request then works.
+ */
+TEST_F_TIMEOUT(fault, persist_attach_remove, 300)
+{
+	struct fsgate_persist req = {
+		.size = sizeof(req),
+		.name = "failnth",
+		.owner = FSGATE_PERSIST_OWNER_SELF,
+		.absent_verdict = FSGATE_VERDICT_DENY,
+		.absent_errno = EIO,
+		.flags = FSGATE_PERSIST_UNTIL_REMOVED,
+	};
+	struct fsgate_attach a = { .flags = FSGATE_CLOEXEC, .name = "failnth" };
+	int n, f, g, ret, err, injected;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD,
+				 self->file));
+	for (n = 1; n < MAX_N; n++) {
+		f = fault_arm(n);
+		ASSERT_LE(0, f);
+		ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
+		err = errno;
+		injected = fault_done(f);
+		if (!injected || !ret)
+			break;
+		note("FSGATE_IOC_PERSIST", n, ret, err);
+		EXPECT_EQ(ENOMEM, err);
+		EXPECT_EQ(-1, ioctl(self->dev, FSGATE_IOC_ATTACH, &a));
+	}
+	ASSERT_EQ(0, ret);
+	ASSERT_LT(n, MAX_N);
+	close(g);
+	EXPECT_EQ(EIO, open_errno(self->file));
+
+	for (n = 1; n < MAX_N; n++) {
+		f = fault_arm(n);
+		ASSERT_LE(0, f);
+		g = ioctl(self->dev, FSGATE_IOC_ATTACH, &a);
+		err = errno;
+		injected = fault_done(f);
+		if (g >= 0)
+			close(g);
+		if (!injected)
+			break;
+		note("FSGATE_IOC_ATTACH", n, g, err);
+		if (g < 0)
+			EXPECT_TRUE(err == ENOMEM || err == ENFILE || err == EMFILE)
+				TH_LOG("allocation %d: %s", n, strerror(err));
+		/* Nobody attached: absent still, decided at once. */
+		EXPECT_EQ(EIO, open_errno(self->file));
+	}
+	ASSERT_LT(n, MAX_N);
+
+	for (n = 1; n < MAX_N; n++) {
+		f = fault_arm(n);
+		ASSERT_LE(0, f);
+		ret = ioctl(self->dev, FSGATE_IOC_REMOVE,
+			    &(struct fsgate_attach){ .name = "failnth" });
+		err = errno;
+		injected = fault_done(f);
+		if (!injected || !ret)
+			break;
+		note("FSGATE_IOC_REMOVE", n, ret, err);
+		EXPECT_EQ(ENOMEM, err);
+		EXPECT_EQ(EIO, open_errno(self->file));
+	}
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(0, open_errno(self->file));
+	fsgate_remove("failnth");
 }
 
 TEST_HARNESS_MAIN
