@@ -367,7 +367,7 @@ static void fz_worker(int w)
 	pthread_t *tids = calloc(sh->threads, sizeof(*tids));
 	struct fz main_fz = { .sh = sh, .worker = w, .thread = -1 };
 	struct sigaction sa = { .sa_handler = fz_nothing };
-	int i;
+	int i, seen = 0;
 
 	/* SIGUSR1 interrupts a blocking read (no SA_RESTART). */
 	sigaction(SIGUSR1, &sa, NULL);
@@ -399,8 +399,16 @@ static void fz_worker(int w)
 		pthread_create(&tids[i], NULL, fz_thread, &fz[i]);
 	}
 	for (;;) {
-		while (!atomic_load(&sh->pause))
+		/*
+		 * The next pause, by its number: waiting for @pause to drop
+		 * and rise again missed the final pause when it came at once
+		 * (fz_pause()), and the worker slept through it for good.
+		 * A thread that missed the resume the same way is quiet still,
+		 * as it should be.
+		 */
+		while (atomic_load(&sh->pause_seq) == seen)
 			usleep(20000);
+		seen = atomic_load(&sh->pause_seq);
 		fz_wait_for(&quiet, sh->threads);
 		fz_kids_end();
 		atomic_fetch_add(&sh->parked, 1);
@@ -409,8 +417,6 @@ static void fz_worker(int w)
 		atomic_fetch_add(&sh->checked, 1);
 		if (atomic_load(&sh->stop))
 			break;
-		while (atomic_load(&sh->pause))
-			usleep(10000);
 	}
 	for (i = 0; i < sh->threads; i++)
 		pthread_join(tids[i], NULL);
@@ -443,7 +449,11 @@ static void fz_progress(void)
 	       (unsigned long)sh->stats_checked, atomic_load(&sh->failures));
 }
 
-/* Quiesce every worker, let them check, resume; false if they never did. */
+/*
+ * Quiesce every worker, let them check, resume; false if they never did.
+ * The final pause comes right after a periodic one that ended past the
+ * duration: the workers start each pause by its number, @pause_seq.
+ */
 static bool fz_pause(bool last)
 {
 	long deadline = fz_now_ms() + sh->bound_ms + 120000;
@@ -453,6 +463,8 @@ static bool fz_pause(bool last)
 	if (last)
 		atomic_store(&sh->stop, 1);
 	atomic_store(&sh->pause, 1);
+	/* Last: a worker that sees the new number sees the rest set. */
+	atomic_fetch_add(&sh->pause_seq, 1);
 	while (atomic_load(&sh->checked) < sh->procs) {
 		if (fz_now_ms() > deadline) {
 			fz_fail_shared(sh, "the workers did not quiesce within %ld ms (an access or an operation is stuck)",

@@ -45,6 +45,12 @@ struct fz_shared {
 	char root[64];		/* the scratch tmpfs */
 	atomic_int stop;	/* time is up */
 	atomic_int pause;	/* quiesce for a stats check */
+	/*
+	 * Pauses begun: what a worker waits on to start the next one, since
+	 * the final pause may follow a periodic one at once, so that @pause
+	 * goes 1, 0, 1 quicker than any worker looks at it.
+	 */
+	atomic_int pause_seq;
 	atomic_int parked;	/* workers quiet */
 	atomic_int checked;	/* workers that checked their groups */
 	atomic_int failures;
