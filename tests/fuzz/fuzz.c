@@ -619,10 +619,33 @@ static void fz_floors(void)
 			       (unsigned long)sh->oracle_refused);
 }
 
+/*
+ * How many words of @argv (argv[0] on) give the seed: 2 for "--seed N",
+ * "-s N" or an abbreviation getopt_long() takes ("--se N"), 1 for
+ * "--seed=N" or "-sN", 0 for any other word.
+ */
+static unsigned int fz_seed_args(char **argv)
+{
+	const char *a = argv[0];
+	size_t n;
+
+	if (!strcmp(a, "-s"))
+		return argv[1] ? 2 : 1;
+	if (!strncmp(a, "-s", 2))
+		return 1;
+	if (strncmp(a, "--", 2))
+		return 0;
+	a += 2;
+	n = strcspn(a, "=");
+	if (!n || strncmp(a, "seed", n) || n > 4)
+		return 0;
+	return a[n] == '=' || !argv[1] ? 1 : 2;
+}
+
 static void fz_report(long ms, int argc, char **argv)
 {
 	unsigned long total = 0, errs = 0;
-	unsigned int i, covered = 0, enabled = 0;
+	unsigned int i, n, covered = 0, enabled = 0;
 
 	fz_floors();
 	printf("# %-18s %10s %10s %10s\n", "operation", "calls", "failed ok",
@@ -660,9 +683,14 @@ static void fz_report(long ms, int argc, char **argv)
 		return;
 	printf("# %d failures; the first: %s\n# replay:", sh->failures,
 	       sh->first_failure);
-	/* The command as given; the seed last, so that it wins. */
-	for (i = 0; i < (unsigned int)argc; i++)
-		printf(" %s", argv[i]);
+	/* The command as given, with the run's seed in place of any given. */
+	for (i = 0; i < (unsigned int)argc; i += n) {
+		n = fz_seed_args(argv + i);
+		if (!n) {
+			printf(" %s", argv[i]);
+			n = 1;
+		}
+	}
 	printf(" --seed %llu\n", (unsigned long long)sh->seed);
 }
 
