@@ -191,6 +191,11 @@ static void fz_access_one(struct fz *fz)
  */
 static pid_t fz_fork(struct fz *fz, enum fz_kid_kind kind)
 {
+	static const char *const names[] = {
+		[FZ_KID_ACCESS] = "fz-access", [FZ_KID_DAEMON] = "fz-daemon",
+		[FZ_KID_READER] = "fz-reader", [FZ_KID_LEASE] = "fz-lease",
+		[FZ_KID_FUSE] = "fz-fuse", [FZ_KID_NOBODY] = "fz-nobody",
+	};
 	uint64_t r = fz_rand(fz);
 	pid_t pid;
 
@@ -198,6 +203,8 @@ static pid_t fz_fork(struct fz *fz, enum fz_kid_kind kind)
 	pid = fork();
 	if (pid == 0) {
 		fz->rng ^= r;
+		/* Named by kind, so that a dump of a stuck run says which. */
+		prctl(PR_SET_NAME, names[kind]);
 		return 0;
 	}
 	if (pid > 0) {

@@ -44,7 +44,7 @@ static unsigned long long fz_param_saved[FZ_NPARAMS];
 
 static struct fz_shared *sh;
 static struct fz_proc *proc;	/* this worker's */
-static atomic_int quiet;	/* this worker's threads that are parked */
+static atomic_int *quiet;	/* this worker's threads that are parked */
 
 long fz_now_ms(void)
 {
@@ -273,19 +273,22 @@ static void *fz_thread(void *arg)
 {
 	struct fz *fz = arg;
 	unsigned int i;
+	char name[16];
 
+	snprintf(name, sizeof(name), "fz-w%dt%d", fz->worker, fz->thread);
+	prctl(PR_SET_NAME, name);
 	for (i = 0; i < FZ_STASH; i++)
 		fz->stash_fd[i] = -1;
 	fz->epfd = -1;
 	for (;;) {
 		if (atomic_load(&sh->pause) || atomic_load(&sh->stop)) {
 			fz_stash_flush(fz);
-			atomic_fetch_add(&quiet, 1);
+			atomic_fetch_add(quiet, 1);
 			while (atomic_load(&sh->pause) && !atomic_load(&sh->stop))
 				usleep(10000);
 			if (atomic_load(&sh->stop))
 				break;
-			atomic_fetch_sub(&quiet, 1);
+			atomic_fetch_sub(quiet, 1);
 			continue;
 		}
 		fz->op = fz_pick_op(fz);
@@ -369,12 +372,16 @@ static void fz_worker(int w)
 	pthread_t *tids = calloc(sh->threads, sizeof(*tids));
 	struct fz main_fz = { .sh = sh, .worker = w, .thread = -1 };
 	struct sigaction sa = { .sa_handler = fz_nothing };
-	int i;
+	char name[16];
+	int i, seen = 0;
 
+	snprintf(name, sizeof(name), "fz-worker%d", w);
+	prctl(PR_SET_NAME, name);
 	/* SIGUSR1 interrupts a blocking read (no SA_RESTART). */
 	sigaction(SIGUSR1, &sa, NULL);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	quiet = &sh->quiet[w];
 	proc = calloc(1, sizeof(*proc));
 	if (!fz || !tids || !proc)
 		exit(1);
@@ -401,18 +408,30 @@ static void fz_worker(int w)
 		pthread_create(&tids[i], NULL, fz_thread, &fz[i]);
 	}
 	for (;;) {
-		while (!atomic_load(&sh->pause))
+		/*
+		 * The next pause, by its number: waiting for @pause to drop
+		 * and rise again missed the final pause when it came at once
+		 * (fz_pause()), and the worker slept through it for good.
+		 * A thread that missed the resume the same way is quiet still,
+		 * as it should be.
+		 */
+		while (atomic_load(&sh->pause_seq) == seen)
 			usleep(20000);
-		fz_wait_for(&quiet, sh->threads);
+		seen = atomic_load(&sh->pause_seq);
+		atomic_store(&sh->seen[w], seen);
+		atomic_store(&sh->stage[w], FZ_STAGE_THREADS);
+		fz_wait_for(quiet, sh->threads);
+		atomic_store(&sh->stage[w], FZ_STAGE_KIDS);
 		fz_kids_end();
+		atomic_store(&sh->stage[w], FZ_STAGE_PARKED);
 		atomic_fetch_add(&sh->parked, 1);
 		fz_wait_for(&sh->parked, sh->procs);
+		atomic_store(&sh->stage[w], FZ_STAGE_CHECK);
 		fz_check_groups(&main_fz);
+		atomic_store(&sh->stage[w], FZ_STAGE_RUN);
 		atomic_fetch_add(&sh->checked, 1);
 		if (atomic_load(&sh->stop))
 			break;
-		while (atomic_load(&sh->pause))
-			usleep(10000);
 	}
 	for (i = 0; i < sh->threads; i++)
 		pthread_join(tids[i], NULL);
@@ -422,10 +441,27 @@ static void fz_worker(int w)
 	exit(0);
 }
 
-/* What every process is doing, for a run whose workers will not quiesce. */
+/*
+ * What every process is doing, for a run whose workers will not quiesce:
+ * each user process (and any zombie, and any kernel thread in D) on one
+ * line (comm, state, wchan, parent), then each of a live one's threads
+ * with its kernel stack, every line starting "# /proc/" so that
+ * tests/check shows them. The fuzzer's processes are named by what they
+ * are (fz_fork(), fz_worker()).
+ */
 static void fz_dump_tasks(void)
 {
-	char cmd[] = "for p in /proc/[0-9]*; do echo \"# $p $(cat $p/comm 2>/dev/null) $(cut -d' ' -f3 $p/stat 2>/dev/null) $(cat $p/wchan 2>/dev/null)\"; done";
+	static const char cmd[] =
+		"for p in /proc/[0-9]*; do "
+		"c=$(tr -d '\\0' <$p/cmdline 2>/dev/null); "
+		"s=$(cut -d' ' -f3 $p/stat 2>/dev/null); "
+		"[ -n \"$c\" ] || [ \"$s\" = D ] || [ \"$s\" = Z ] || continue; "
+		"echo \"# $p $(cat $p/comm 2>/dev/null) $s $(cat $p/wchan 2>/dev/null) ppid $(cut -d' ' -f4 $p/stat 2>/dev/null)\"; "
+		"[ \"$s\" = Z ] && continue; "
+		"for t in $p/task/[0-9]*; do "
+		"echo \"# $t $(cat $t/comm 2>/dev/null) $(cut -d' ' -f3 $t/stat 2>/dev/null) $(cat $t/wchan 2>/dev/null)\"; "
+		"sed \"s|^|# $t |\" $t/stack 2>/dev/null; "
+		"done; done";
 
 	fflush(stdout);
 	if (system(cmd) < 0)
@@ -445,20 +481,57 @@ static void fz_progress(void)
 	       (unsigned long)sh->stats_checked, atomic_load(&sh->failures));
 }
 
-/* Quiesce every worker, let them check, resume; false if they never did. */
+/* Where each worker is in the pause: which wait of fz_worker()'s. */
+static const char *fz_stages(char *buf, size_t len)
+{
+	static const char *const waits[] = {
+		[FZ_STAGE_RUN] = "is done",
+		[FZ_STAGE_THREADS] = "waits for its threads",
+		[FZ_STAGE_KIDS] = "waits for its children",
+		[FZ_STAGE_PARKED] = "waits for the others",
+		[FZ_STAGE_CHECK] = "checks its groups",
+	};
+	int w, stage, seq = atomic_load(&sh->pause_seq);
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (w = 0; w < sh->procs && n < len; w++) {
+		stage = atomic_load(&sh->stage[w]);
+		if (stage == FZ_STAGE_RUN && atomic_load(&sh->seen[w]) != seq)
+			n += snprintf(buf + n, len - n, "%sworker %d never began pause %d",
+				      w ? "; " : "", w, seq);
+		else if (stage == FZ_STAGE_THREADS)
+			n += snprintf(buf + n, len - n, "%sworker %d %s (%d of %d parked)",
+				      w ? "; " : "", w, waits[stage],
+				      atomic_load(&sh->quiet[w]), sh->threads);
+		else
+			n += snprintf(buf + n, len - n, "%sworker %d %s",
+				      w ? "; " : "", w, waits[stage]);
+	}
+	return buf;
+}
+
+/*
+ * Quiesce every worker, let them check, resume; false if they never did.
+ * The final pause comes right after a periodic one that ended past the
+ * duration: the workers start each pause by its number, @pause_seq.
+ */
 static bool fz_pause(bool last)
 {
 	long deadline = fz_now_ms() + sh->bound_ms + 120000;
+	char buf[256];
 
 	atomic_store(&sh->parked, 0);
 	atomic_store(&sh->checked, 0);
 	if (last)
 		atomic_store(&sh->stop, 1);
 	atomic_store(&sh->pause, 1);
+	/* Last: a worker that sees the new number sees the rest set. */
+	atomic_fetch_add(&sh->pause_seq, 1);
 	while (atomic_load(&sh->checked) < sh->procs) {
 		if (fz_now_ms() > deadline) {
-			fz_fail_shared(sh, "the workers did not quiesce within %ld ms (an access or an operation is stuck)",
-				       sh->bound_ms + 120000);
+			fz_fail_shared(sh, "the workers did not quiesce within %ld ms (an access or an operation is stuck): %s",
+				       sh->bound_ms + 120000, fz_stages(buf, sizeof(buf)));
 			fz_dump_tasks();
 			return false;
 		}
@@ -548,10 +621,33 @@ static void fz_floors(void)
 			       (unsigned long)sh->oracle_refused);
 }
 
+/*
+ * How many words of @argv (argv[0] on) give the seed: 2 for "--seed N",
+ * "-s N" or an abbreviation getopt_long() takes ("--se N"), 1 for
+ * "--seed=N" or "-sN", 0 for any other word.
+ */
+static unsigned int fz_seed_args(char **argv)
+{
+	const char *a = argv[0];
+	size_t n;
+
+	if (!strcmp(a, "-s"))
+		return argv[1] ? 2 : 1;
+	if (!strncmp(a, "-s", 2))
+		return 1;
+	if (strncmp(a, "--", 2))
+		return 0;
+	a += 2;
+	n = strcspn(a, "=");
+	if (!n || strncmp(a, "seed", n) || n > 4)
+		return 0;
+	return a[n] == '=' || !argv[1] ? 1 : 2;
+}
+
 static void fz_report(long ms, int argc, char **argv)
 {
 	unsigned long total = 0, errs = 0;
-	unsigned int i, covered = 0, enabled = 0;
+	unsigned int i, n, covered = 0, enabled = 0;
 
 	fz_floors();
 	printf("# %-18s %10s %10s %10s\n", "operation", "calls", "failed ok",
@@ -589,9 +685,14 @@ static void fz_report(long ms, int argc, char **argv)
 		return;
 	printf("# %d failures; the first: %s\n# replay:", sh->failures,
 	       sh->first_failure);
-	/* The command as given; the seed last, so that it wins. */
-	for (i = 0; i < (unsigned int)argc; i++)
-		printf(" %s", argv[i]);
+	/* The command as given, with the run's seed in place of any given. */
+	for (i = 0; i < (unsigned int)argc; i += n) {
+		n = fz_seed_args(argv + i);
+		if (!n) {
+			printf(" %s", argv[i]);
+			n = 1;
+		}
+	}
 	printf(" --seed %llu\n", (unsigned long long)sh->seed);
 }
 

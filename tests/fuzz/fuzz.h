@@ -45,8 +45,18 @@ struct fz_shared {
 	char root[64];		/* the scratch tmpfs */
 	atomic_int stop;	/* time is up */
 	atomic_int pause;	/* quiesce for a stats check */
+	/*
+	 * Pauses begun: what a worker waits on to start the next one, since
+	 * the final pause may follow a periodic one at once, so that @pause
+	 * goes 1, 0, 1 quicker than any worker looks at it.
+	 */
+	atomic_int pause_seq;
 	atomic_int parked;	/* workers quiet */
 	atomic_int checked;	/* workers that checked their groups */
+	/* Where each worker is in a pause (enum fz_stage), for a stuck one. */
+	atomic_int stage[FZ_PROCS_MAX];
+	atomic_int quiet[FZ_PROCS_MAX];	/* its threads that are parked */
+	atomic_int seen[FZ_PROCS_MAX];	/* the last pause it began */
 	atomic_int failures;
 	atomic_int pauses;
 	atomic_ulong calls[FZ_OPS_MAX];
@@ -61,6 +71,15 @@ struct fz_shared {
 	atomic_ulong accesses, access_denied, access_killed, stats_checked;
 	atomic_ulong long_wait_ms;	/* the longest wait an accessor saw */
 	char first_failure[512];
+};
+
+/* A worker's part in the pauses, named by fz_pause() if one never ends. */
+enum fz_stage {
+	FZ_STAGE_RUN,		/* running, waiting for the next pause */
+	FZ_STAGE_THREADS,	/* waiting for its threads to park */
+	FZ_STAGE_KIDS,		/* waiting for its children to end */
+	FZ_STAGE_PARKED,	/* waiting for the other workers */
+	FZ_STAGE_CHECK,		/* checking its groups' stats */
 };
 
 enum fz_kid_kind {

@@ -206,6 +206,7 @@ static void fz_oracle_helper(struct fz_oracle *o, unsigned int gflags)
 	o->helper = fork();
 	if (o->helper)
 		return;
+	prctl(PR_SET_NAME, "fz-oracle-help");
 	o->fz.rng ^= fz_rand(&o->fz) ^ getpid();
 	end = fz_now_ms() + 100 + fz_below(&o->fz, 1000);
 	while (fz_now_ms() < end) {
@@ -239,6 +240,7 @@ void fz_oracle_main(struct fz_shared *sh)
 	int ng;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, "fz-oracle");
 	for (i = 0; i < FZ_ORACLE_LATE; i++)
 		o.late_fd[i] = -1;
 	proc.dev = open("/dev/fsgate", O_RDWR | O_CLOEXEC);
