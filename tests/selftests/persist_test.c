@@ -101,10 +101,15 @@ static int make_persistent(int g, const char *name, unsigned int absent_ms,
 	return fsgate_persist(g, &req);
 }
 
-/* One permission event on @g within WAIT_MS: its fd and id. */
+/*
+ * One permission event on @g within WAIT_MS: its fd and id. The buffer
+ * holds one event with its id record and no more, so that a read takes
+ * one event of many waiting.
+ */
 static int next_id(int g, int *fd, uint64_t *id)
 {
-	char buf[4096] __attribute__((aligned(8)));
+	char buf[FAN_EVENT_METADATA_LEN + sizeof(struct fsgate_info_perm)]
+		__attribute__((aligned(8)));
 	const struct fanotify_event_metadata *ev;
 	const struct fsgate_info_perm *perm;
 	struct fsgate_events it;
@@ -271,6 +276,63 @@ TEST_F(persist, a_successor_takes_over_what_the_old_daemon_left)
 	close(fd);
 	EXPECT_EQ(0, fsgate_respond_id(new, again, FAN_DENY));
 	EXPECT_EQ(EPERM, reap(pid));
+	close(new);
+	EXPECT_EQ(0, fsgate_remove(NAME));
+}
+
+/*
+ * A handover under load: 40 opens; the old daemon reads 30 and answers
+ * 15 (allow), a successor attaches, the old one closes; the successor
+ * gets the 15 read and unanswered and the 10 never read, and denies
+ * them. Every open is answered exactly once: 15 allowed, 25 denied.
+ */
+TEST_F(persist, a_handover_under_load_answers_each_access_once)
+{
+	enum { OPENS = 40, READ = 30, ALLOWED = 15 };
+	int old, new, i, allowed = 0, denied = 0, err;
+	struct fsgate_stats st;
+	pid_t pids[OPENS];
+
+	old = id_group(self->dir, PERM_LONG_MS);
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, make_persistent(old, NAME, 60000, FSGATE_VERDICT_DENY, 0, 0));
+	for (i = 0; i < OPENS; i++) {
+		pids[i] = spawn_open(self->file, O_RDONLY, 0);
+		ASSERT_LT(0, pids[i]);
+	}
+	for (i = 0; i < READ; i++) {
+		uint64_t id;
+		int fd;
+
+		ASSERT_EQ(0, next_id(old, &fd, &id));
+		close(fd);
+		if (i < ALLOWED)
+			ASSERT_EQ(0, fsgate_respond_id(old, id, FAN_ALLOW));
+	}
+	new = fsgate_attach(NAME, FSGATE_CLOEXEC | FSGATE_NONBLOCK);
+	ASSERT_LE(0, new);
+	close(old);
+	for (i = 0; i < OPENS - ALLOWED; i++) {
+		uint64_t id;
+		int fd;
+
+		ASSERT_EQ(0, next_id(new, &fd, &id));
+		close(fd);
+		ASSERT_EQ(0, fsgate_respond_id(new, id, FAN_DENY));
+	}
+	EXPECT_FALSE(readable(new, 200));
+	for (i = 0; i < OPENS; i++) {
+		err = reap(pids[i]);
+		allowed += err == 0;
+		denied += err == EPERM;
+	}
+	EXPECT_EQ(ALLOWED, allowed);
+	EXPECT_EQ(OPENS - ALLOWED, denied);
+	ASSERT_EQ(0, fsgate_stats(new, &st));
+	EXPECT_EQ(OPENS, st.asked);
+	EXPECT_EQ(OPENS, st.answered);
+	EXPECT_EQ(READ - ALLOWED, st.rereported);
+	EXPECT_EQ(0, st.pending);
 	close(new);
 	EXPECT_EQ(0, fsgate_remove(NAME));
 }
