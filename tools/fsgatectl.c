@@ -32,6 +32,7 @@
 #include <fsgate.h>
 
 #include "common/conf.h"
+#include "common/group.h"
 #include "common/json.h"
 #include "parse.h"
 
@@ -567,26 +568,6 @@ static int parse_report(char *s, uint32_t *flags)
 	return 0;
 }
 
-/* "allow", "deny" or "deny:ERRNO" for the absent verdict. */
-static int parse_absent(const char *s, struct fsgate_persist *p)
-{
-	const char *colon = strchr(s, ':');
-	int err = 0;
-
-	if (colon) {
-		if (strncmp(s, "deny", (size_t)(colon - s)) || colon - s != 4)
-			return -1;
-		err = fsgate_deny_errno_parse(colon + 1);
-		if (err <= 0)
-			return -1;
-		p->absent_verdict = FSGATE_VERDICT_DENY;
-		p->absent_errno = (uint32_t)err;
-		return 0;
-	}
-	p->absent_errno = 0;
-	return parse_verdict(s, &p->absent_verdict);
-}
-
 static int parse_owner(const char *s, uint32_t *uid)
 {
 	struct passwd *pw = getpwnam(s);
@@ -659,7 +640,8 @@ static int group_options(int argc, char **argv, struct group_spec *g)
 			bad = parse_verdict(optarg, &g->init.orphan_verdict);
 			break;
 		case 'a':
-			bad = parse_absent(optarg, p);
+			bad = group_parse_absent(optarg, &p->absent_verdict,
+						 &p->absent_errno);
 			break;
 		case O_ABSENT_MS:
 			bad = parse_number(optarg, UINT32_MAX, &p->absent_ms);
