@@ -32,6 +32,7 @@
 #include <fsgate.h>
 
 #include "common/conf.h"
+#include "common/group.h"
 #include "common/json.h"
 #include "parse.h"
 

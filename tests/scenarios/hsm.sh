@@ -7,9 +7,12 @@
 # daemon restores a stub on open, after which the scanner denies one
 # whose content is malicious; an executable stub runs after its restore;
 # 20 concurrent opens of one stub restore it once; a missing or corrupt
-# object fails the open with EIO and a clear log line; restore works
-# without the daemon. Prints TAP; a failed step is named and its log
-# shown.
+# object fails the open with EIO and a clear log line; kill -9 of the
+# daemon with 20 opens waiting and 5 more made while it is away, then a
+# restart: the daemon's group persists, so every one reads the restored
+# content; the daemon stopped past absent_ms: opens fail with EIO, never
+# read as zeros; restore works without the daemon once its group is
+# removed. Prints TAP; a failed step is named and its log shown.
 
 . scenario-tap.sh
 need fsgate-hsm fsgate-scan
@@ -30,10 +33,23 @@ reportsize=$(stat -c %s $d/w/report.txt)
 cat >$d/rules/marker.yar <<YAR
 rule Test_marker { strings: \$m = "FSGATE-TEST-MARKER" condition: \$m }
 YAR
+# Stubs for the restart: 25 files of their own content.
+i=0
+while [ $i -lt 25 ]; do
+	echo "restart file $i: its own content, never zeros" >$d/w/k.$i
+	cp $d/w/k.$i $d/k.$i
+	i=$((i + 1))
+done
+echo "the daemon is away for good" >$d/w/away1
+echo "and away still" >$d/w/away2
 pids=
 cleanup() {
 	for p in $pids; do kill -9 $p 2>/dev/null; done
 	wait 2>/dev/null
+	# A persistent group left keeps the module from unloading.
+	for g in fsgate-hsm fsgate-scan hsm-short; do
+		fsgatectl group remove $g 2>/dev/null
+	done
 	umount $d/w 2>/dev/null
 }
 trap cleanup EXIT
@@ -44,8 +60,10 @@ object() {
 	ls $S/objects/*/* | grep "/$(echo $key | cut -c1-2)/$(echo $key | cut -c3-)"
 }
 hsm() { fsgate-hsm -s $S "$@"; }
+# now: centiseconds since boot.
+now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
-echo "1..15"
+echo "1..19"
 
 fsgate-hsm --help >$d/help.out && grep -q 'release FILE' $d/help.out &&
 	fsgate-hsm --version | grep -q '^fsgate-hsm [0-9]' &&
@@ -125,17 +143,90 @@ kill -USR1 $hsmd
 wait_text $d/hsm.log 'stats: restored 4 .*failed 2'
 result $? "SIGUSR1: the daemon's counts" $d/hsm.log
 
+# kill -9 with 20 opens of stubs waiting (read by nobody: the daemon is
+# stopped), 5 more opens while no daemon runs, then a new daemon.
+hsm release $(for i in $(seq 0 24); do echo $d/w/k.$i; done) >$d/krelease.log 2>&1
+st=$?
+kill -STOP $hsmd
+for i in $(seq 0 19); do
+	(cat $d/w/k.$i >$d/kout.$i 2>$d/kerr.$i; echo $? >$d/krc.$i) &
+done
+wait_group $hsmd '$10 >= 20' >$d/kwait.log
+st2=$?
+kill -9 $hsmd
+wait $hsmd 2>/dev/null
+for i in $(seq 20 24); do
+	(cat $d/w/k.$i >$d/kout.$i 2>$d/kerr.$i; echo $? >$d/krc.$i) &
+done
+sleep 1
+fsgate-hsm -s $S daemon $d/w 2>$d/hsm2.log &
+pids="$pids $!"
+hsmd=$!
+wait_text $d/hsm2.log 'ready:'
+bad=0 zeros=0 nfail=0
+for i in $(seq 0 24); do
+	wait_text $d/krc.$i . || bad=1
+	[ "$(cat $d/krc.$i)" = 0 ] || nfail=$((nfail + 1))
+	cmp -s $d/kout.$i $d/k.$i || bad=1
+	! od -c $d/kout.$i | grep -q '\\0' || zeros=$((zeros + 1))
+done
+{ cat $d/kwait.log $d/hsm2.log; echo "of 25 opens: $nfail failed, $zeros read zeros"; } >$d/k.log
+[ $st = 0 ] && [ $st2 = 0 ] && [ $bad = 0 ] && [ $nfail = 0 ] &&
+	[ $zeros = 0 ]
+result $? "kill -9 with 20 opens of stubs waiting, 5 more meanwhile, a restart: each reads its content" \
+	$d/k.log
+
+grep -q 'attached to persistent group fsgate-hsm: waiting 2[0-9],' $d/hsm2.log &&
+	[ "$(grep -c "restored $d/w/k\." $d/hsm2.log)" = 25 ]
+result $? "the restarted daemon attaches to its group and restores the 25" \
+	$d/hsm2.log
+
 kill $hsmd
 wait $hsmd
-result $? "SIGTERM stops the daemon with status 0" $d/hsm.log
+result $? "SIGTERM stops the daemon with status 0" $d/hsm2.log
+
+# Stopped for good, a group with a short absent bound: EIO, no zeros.
+cat >$d/short.conf <<CONF
+store = $S
+persist = hsm-short
+absent_ms = 2000
+CONF
+fsgatectl group remove fsgate-hsm >$d/away.log 2>&1
+fsgate-hsm -c $d/short.conf daemon $d/w 2>$d/hsm3.log &
+hsmd=$!
+wait_text $d/hsm3.log 'ready:'
+hsm release $d/w/away1 $d/w/away2 >>$d/away.log 2>&1
+kill $hsmd
+wait $hsmd
+t0=$(now)
+cat $d/w/away1 >$d/away1.out 2>$d/away1.err
+st1=$?
+t1=$(now)
+cat $d/w/away2 >$d/away2.out 2>$d/away2.err
+st2=$?
+t2=$(now)
+{ cat $d/hsm3.log $d/away1.err $d/away2.err
+  echo "first open $((t1 - t0)) cs, second $((t2 - t1)) cs"; } >>$d/away.log
+[ $st1 != 0 ] && [ $st2 != 0 ] && [ ! -s $d/away1.out ] && [ ! -s $d/away2.out ] &&
+	grep -q 'Input/output error' $d/away1.err &&
+	grep -q 'Input/output error' $d/away2.err &&
+	[ $((t1 - t0)) -ge 150 ] && [ $((t1 - t0)) -lt 1000 ] &&
+	[ $((t2 - t1)) -lt 100 ]
+result $? "the daemon stopped past absent_ms: EIO after it, then at once, never zeros" \
+	$d/away.log
+
+fsgatectl group remove hsm-short >$d/remove.log 2>&1 &&
+	! grep -q 'hsm-short' /proc/fsgate/groups
+result $? "fsgatectl group remove: the daemon's group is gone" $d/remove.log
 
 hsm restore $d/w/copy.txt >$d/restore.log 2>&1 &&
 	[ "$(cat $d/w/copy.txt)" = "Quarterly report: revenue up, nothing to hide." ] &&
 	hsm status $d/w/copy.txt | grep -q '^resident'
 result $? "restore without the daemon" $d/restore.log
 
-# Six objects less the one removed above; the report's is there already.
+# The report's object is there already: no new one.
+objects=$(ls $S/objects/*/* | wc -l)
 hsm release $d/w/report.txt >$d/again.log 2>&1 &&
-	[ "$(ls $S/objects/*/* | wc -l)" = 5 ]
+	[ "$(ls $S/objects/*/* | wc -l)" = "$objects" ]
 result $? "releasing a restored file again reuses its object" $d/again.log
 exit $failed

@@ -6,10 +6,13 @@
 # with EPERM and logged once each; clean files open and are cached; a
 # rule reload (SIGHUP) catches a file cached clean before; 16 accessors
 # in parallel each get their file's verdict; a file over max_size gets
-# large_files' verdict; exclusions pass unscanned; kill -9 of the
-# scanner gives its orphan verdict, deny when it fails closed and allow
-# when it fails open, and deny_errno picks the errno. Prints TAP; a
-# failed step is named and its log shown.
+# large_files' verdict; exclusions pass unscanned; kill -9 and a restart
+# of the scanner while a file it denies is opened in a loop: its group
+# persists, so no open reads it; the scanner stopped past absent_ms:
+# opens get the absent verdict at once; with persist = no, kill -9 of
+# the scanner gives its orphan verdict, deny when it fails closed and
+# allow when it fails open, and deny_errno picks the errno. Prints TAP;
+# a failed step is named and its log shown.
 shipped=/fsgate/bin/fsgate-rules
 
 . scenario-tap.sh
@@ -49,13 +52,21 @@ deny_errno = EPERM
 exclude_path = $d/w/excluded
 mute_exe = $d/busybox-updater
 CONF
+# The group owned by the scanner's fd, as before persistent groups.
+{ cat $d/closed.conf; echo "persist = no"; } >$d/closed-fd.conf
 sed -e 's/^fail = closed/fail = open/' -e 's/^deny_errno = EPERM/deny_errno = EIO/' \
-	$d/closed.conf >$d/open.conf
+	$d/closed-fd.conf >$d/open.conf
+{ cat $d/closed.conf; echo "persist = scan-short"; echo "absent_ms = 1500"; } \
+	>$d/short.conf
 
-scan=
+scan= loop=
 cleanup() {
 	[ -z "$scan" ] || kill -9 $scan 2>/dev/null
+	[ -z "$loop" ] || kill $loop 2>/dev/null
 	wait 2>/dev/null
+	# A persistent group left keeps the module from unloading.
+	fsgatectl group remove fsgate-scan 2>/dev/null
+	fsgatectl group remove scan-short 2>/dev/null
 	umount $d/w 2>/dev/null
 }
 trap cleanup EXIT
@@ -85,7 +96,10 @@ stats() {
 	grep 'stats:' $d/log | tail -1
 }
 
-echo "1..18"
+# now: centiseconds since boot.
+now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
+
+echo "1..21"
 
 fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&
 	fsgate-scan --version | grep -q '^fsgate-scan [0-9]'
@@ -195,7 +209,61 @@ result $? "an excluded path passes unscanned; a process's name does not" $d/log
 $d/busybox-updater cat $d/w/marked >/dev/null && stats | grep -q 'muted [1-9]'
 result $? "a muted program (mute_exe) opens unscanned, in the kernel" $d/log
 
+# kill -9 and a restart while a file the rules deny is opened in a loop.
+(while [ ! -e $d/loop.stop ]; do
+	if cat $d/w/marked >/dev/null 2>$d/loop.err; then echo read
+	elif grep -q 'Operation not permitted' $d/loop.err; then echo EPERM
+	else cat $d/loop.err; fi
+done >$d/loop.out) &
+loop=$!
+wait_text $d/loop.out EPERM
+kill -9 $scan
+wait $scan 2>/dev/null
+sleep 1
+before=$(wc -l <$d/loop.out)
+cp $d/log $d/log.killed
+start $d/closed.conf
+st=$?
+sleep 1
+touch $d/loop.stop
+wait $loop
+loop=
+{ echo "$before opens before the restart; of $(wc -l <$d/loop.out):"
+  sort $d/loop.out | uniq -c; cat $d/log; } >$d/loop.log
+[ $st = 0 ] && ! grep -qv '^EPERM$' $d/loop.out &&
+	[ "$(wc -l <$d/loop.out)" -gt "$before" ]
+result $? "kill -9 and a restart while a denied file is opened in a loop: never read" \
+	$d/loop.log
+
+grep -q 'attached to persistent group fsgate-scan: waiting 1,' $d/log
+result $? "the restarted scanner attaches to its group, an open waiting" \
+	$d/log
+
+# Stopped for good, a group with a short absent bound: EPERM at once.
+kill $scan
+wait $scan
+fsgatectl group remove fsgate-scan >$d/away.log 2>&1
+start $d/short.conf
+kill $scan
+wait $scan
+scan=
+t0=$(now)
+opens $d/w/clean
+st1=$?
+t1=$(now)
+opens $d/w/later
+st2=$?
+t2=$(now)
+echo "first open $((t1 - t0)) cs, second $((t2 - t1)) cs" >>$d/away.log
+[ $st1 != 0 ] && [ $st2 != 0 ] && grep -q 'Operation not permitted' $d/err &&
+	[ $((t1 - t0)) -ge 100 ] && [ $((t1 - t0)) -lt 1000 ] &&
+	[ $((t2 - t1)) -lt 100 ] &&
+	fsgatectl group remove scan-short >>$d/away.log 2>&1
+result $? "the scanner stopped past absent_ms: its absent verdict, deny, then at once" \
+	$d/away.log
+
 # Fail closed: the scanner stopped, an open waits; kill -9 denies it.
+start $d/closed-fd.conf
 echo "new" >$d/w/pending
 kill -STOP $scan
 (cat $d/w/pending >/dev/null 2>&1; echo $? >$d/pending.rc) &

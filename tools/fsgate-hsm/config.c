@@ -12,6 +12,8 @@ void hsm_settings_default(struct hsm_settings *s)
 	s->store = "/var/lib/fsgate-hsm";
 	s->priority = FSGATE_PRIORITY_PRE_CONTENT;
 	s->error_errno = EIO;
+	/* A stub must never read as zeros, the daemon away or not. */
+	group_persist_default(&s->persist, "fsgate-hsm", 60000, EIO);
 }
 
 static const char *set(const char *key, const char *value, void *arg)
@@ -32,6 +34,8 @@ static const char *set(const char *key, const char *value, void *arg)
 		return conf_set_timeout_ms(value, &s->timeout_ms);
 	if (!strcmp(key, "error_errno"))
 		return conf_set_deny_errno(value, &s->error_errno);
+	if (group_persist_key(key))
+		return group_persist_set(&s->persist, key, value);
 	return "unknown setting";
 }
 

@@ -34,11 +34,12 @@
 struct daemon {
 	const struct hsm_settings *s;
 	struct store *store;
-	int group;
+	int group, attached;
 	unsigned long long restored, failed, bytes;
 };
 
-static int group_open(const struct hsm_settings *s)
+/* The group's fd, or GROUP_FAILED or GROUP_DIFFERS having said why. */
+static int group_open(const struct hsm_settings *s, int *attached)
 {
 	const struct fsgate_init init = {
 		/* Its own reads of the store never wait for itself. */
@@ -53,7 +54,8 @@ static int group_open(const struct hsm_settings *s)
 		.orphan_verdict = FSGATE_VERDICT_DENY,
 	};
 
-	return group_watch(&init, PERM_MASK, s->watch, s->nwatch);
+	return group_attach_or_watch(&init, PERM_MASK, s->watch, s->nwatch,
+				     &s->persist, attached);
 }
 
 /* Restore if a stub; the answer. */
@@ -158,9 +160,13 @@ int hsm_daemon(const struct hsm_settings *s, struct store *st)
 	sigaddset(&sigs, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
-	d.group = group_open(s);
-	if (sfd < 0 || d.group < 0)
+	if (sfd < 0) {
+		log_err("signalfd: %s", strerror(errno));
 		return 1;
+	}
+	d.group = group_open(s, &d.attached);
+	if (d.group < 0)
+		return d.group == GROUP_DIFFERS ? 2 : 1;
 	log_info("ready: restoring from %s at priority %u on %zu filesystem%s",
 		 st->path, s->priority, s->nwatch, s->nwatch > 1 ? "s" : "");
 	for (i = 0; i < s->nwatch; i++)
@@ -185,7 +191,10 @@ int hsm_daemon(const struct hsm_settings *s, struct store *st)
 		}
 		log_info("stopping on signal %u", si.ssi_signo);
 		log_notify("STOPPING=1");
-		/* Events still unread get the orphan verdict, deny. */
+		/*
+		 * Events still unread get the orphan verdict, deny; or, in a
+		 * persistent group, wait for the next daemon.
+		 */
 		close(d.group);
 		return 0;
 	}

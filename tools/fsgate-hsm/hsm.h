@@ -13,6 +13,8 @@
 
 #include <fsgate.h>
 
+#include "common/group.h"
+
 /*
  * The attribute that makes a file a stub: "sha256:HEX SIZE", the key of
  * its content in the store, which is also the checksum a restore
@@ -30,6 +32,7 @@ struct hsm_settings {
 	unsigned int priority;
 	unsigned int timeout_ms;
 	int error_errno;		/* a stub that cannot be restored */
+	struct group_persist persist;	/* persist =, absent = ... */
 };
 
 void hsm_settings_default(struct hsm_settings *s);

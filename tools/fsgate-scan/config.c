@@ -17,6 +17,7 @@ void settings_default(struct settings *s)
 	s->large_allow = 1;
 	s->deny_errno = EPERM;
 	s->cache = 1;
+	group_persist_default(&s->persist, "fsgate-scan", 30000, 0);
 }
 
 /* Keep a copy of @value at the end of a list; NULL or why not. */
@@ -96,10 +97,20 @@ static const char *set(const char *key, const char *value, void *arg)
 		return conf_set_deny_errno(value, &s->deny_errno);
 	if (!strcmp(key, "cache"))
 		return conf_bool(value, &s->cache) < 0 ? "neither yes nor no" : NULL;
+	if (group_persist_key(key))
+		return group_persist_set(&s->persist, key, value);
 	return "unknown setting";
 }
 
 int settings_read(struct settings *s, const char *path, int optional)
 {
-	return conf_read(path, optional, set, s);
+	if (conf_read(path, optional, set, s) < 0)
+		return -1;
+	/* With the scanner away as when it fails: fail = open allows. */
+	if (!s->persist.absent_set) {
+		s->persist.req.absent_verdict = s->fail_closed ?
+			FSGATE_VERDICT_DENY : FSGATE_VERDICT_ALLOW;
+		s->persist.req.absent_errno = 0;
+	}
+	return 0;
 }

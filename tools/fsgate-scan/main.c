@@ -174,7 +174,8 @@ static int mute_programs(int fd, const struct settings *s)
 	return 0;
 }
 
-static struct group *group_open(const struct settings *s)
+/* The group; NULL having said why, *@exit the status to exit with. */
+static struct group *group_open(const struct settings *s, int *exit)
 {
 	unsigned int verdict = s->fail_closed ? FSGATE_VERDICT_DENY :
 				FSGATE_VERDICT_ALLOW;
@@ -189,21 +190,34 @@ static struct group *group_open(const struct settings *s)
 		.orphan_verdict = verdict,
 	};
 	struct group *g;
+	int attached;
 
+	*exit = EXIT_RUNTIME;
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
-	g->fd = group_watch(&init, FAN_OPEN_PERM, s->watch, s->nwatch);
+	g->fd = group_attach_or_watch(&init, FAN_OPEN_PERM, s->watch,
+				      s->nwatch, &s->persist, &attached);
 	if (g->fd < 0) {
+		if (g->fd == GROUP_DIFFERS)
+			*exit = EXIT_USAGE;
 		free(g);
 		return NULL;
 	}
-	if (mute_programs(g->fd, s) < 0) {
-		close(g->fd);
-		free(g);
-		return NULL;
+	/* A persistent group has the mutes it had: made anew, as asked. */
+	if (attached && fsgate_mute_clear(g->fd) < 0) {
+		log_err("cannot clear the mutes of persistent group %s: %s",
+			s->persist.req.name,
+			fsgate_strerror(FSGATE_CALL_MUTE, errno));
+		goto fail;
 	}
+	if (mute_programs(g->fd, s) < 0)
+		goto fail;
 	return g;
+fail:
+	close(g->fd);
+	free(g);
+	return NULL;
 }
 
 struct reading {
@@ -350,9 +364,9 @@ int main(int argc, char **argv)
 	sc.pool = pool_start(&sc.s, &sc.rules, &sc.lock, &sc.count);
 	if (sc.sigfd < 0 || !sc.pool)
 		return EXIT_RUNTIME;
-	sc.cur = group_open(&sc.s);
+	sc.cur = group_open(&sc.s, &ret);
 	if (!sc.cur)
-		return EXIT_RUNTIME;
+		return ret;
 	log_info("ready: %u rules, %u threads, priority %u, fail %s, max_size %llu (%s above), deny with %s",
 		 rules_count(sc.rules), sc.s.threads, sc.s.priority,
 		 sc.s.fail_closed ? "closed" : "open",
@@ -362,7 +376,10 @@ int main(int argc, char **argv)
 	log_notify("READY=1");
 	ret = serve(&sc);
 	log_notify("STOPPING=1");
-	/* Workers answer what they hold; unread events get the orphan verdict. */
+	/*
+	 * Workers answer what they hold; unread events get the orphan
+	 * verdict, or, in a persistent group, wait for the next scanner.
+	 */
 	pool_stop(sc.pool);
 	close(sc.cur->fd);
 	rules_free(sc.rules);

@@ -14,6 +14,8 @@
 
 #include <fsgate.h>
 
+#include "common/group.h"
+
 #define LIST_MAX 64
 
 struct settings {
@@ -33,6 +35,8 @@ struct settings {
 	unsigned int timeout_ms;
 	int deny_errno;
 	int cache;
+	/* persist =, absent = ...; absent follows fail unless given */
+	struct group_persist persist;
 };
 
 /* Load @path into @s (see etc/fsgate/scan.conf); 0, or -1 having said why. */
