@@ -81,6 +81,7 @@ struct fz_shared {
 	atomic_ulong cross_fd_refused;	/* answers through another fd: ENOENT */
 	atomic_ulong attached_killed;	/* readers killed holding an attach */
 	atomic_ulong persist_eperm;	/* uid 65534's FSGATE_IOC_PERSIST */
+	atomic_int limit_busy;		/* a worker set max_persistent_groups 1 */
 	atomic_ulong oracle_persisted, oracle_away, oracle_handovers;
 	atomic_ulong oracle_rereported;
 	char first_failure[512];

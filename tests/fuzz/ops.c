@@ -1656,6 +1656,30 @@ static int fz_remove(struct fz *fz, const char *name)
 }
 
 /*
+ * max_persistent_groups set to 1 for one call, by one worker at a time;
+ * false if another has it, or the parameter's file is denied.
+ */
+static bool fz_persist_limit(struct fz *fz, unsigned long long *saved)
+{
+	if (atomic_exchange(&fz->sh->limit_busy, 1))
+		return false;
+	if (!fsgate_param_get("max_persistent_groups", saved) &&
+	    !fsgate_param_set("max_persistent_groups", 1))
+		return true;
+	atomic_store(&fz->sh->limit_busy, 0);
+	return false;
+}
+
+static void fz_persist_unlimit(struct fz *fz, unsigned long long saved)
+{
+	if (fsgate_param_set("max_persistent_groups", saved) &&
+	    !fz_errno_is_verdict(errno))
+		fz_fail(fz, "restoring max_persistent_groups: %s",
+			strerror(errno));
+	atomic_store(&fz->sh->limit_busy, 0);
+}
+
+/*
  * Make a slot's group persistent: valid (a new name "fz<worker>-<n>";
  * EBUSY if its group is persistent already, and asked twice), a name
  * another group has (EEXIST) or a request the ABI refuses (EINVAL).
@@ -1666,6 +1690,8 @@ static void op_persist(struct fz *fz)
 	struct fsgate_persist req;
 	unsigned int i = fz_below(fz, FZ_SLOTS), kind = fz_below(fz, 10), j;
 	char name[FZ_PNAME_LEN];
+	unsigned long long saved = 0, now;
+	bool limited = false;
 	int g, taken = -1;
 	long ret;
 
@@ -1700,6 +1726,16 @@ static void op_persist(struct fz *fz)
 		if (taken >= 0)
 			snprintf(req.name, sizeof(req.name), "%s", p->home[taken]);
 	}
+	/*
+	 * With a group of its own kept until removed (so there, since only
+	 * this worker removes it and it holds slots_lock), a limit of 1:
+	 * ENOSPC.
+	 */
+	for (j = 0; kind == 4 && !p->persisted[i] && j < FZ_SLOTS; j++)
+		if (p->home[j][0] && p->home_until_removed[j])
+			break;
+	if (kind == 4 && !p->persisted[i] && j < FZ_SLOTS)
+		limited = fz_persist_limit(fz, &saved);
 	ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
 	if (ret && p->persisted[i]) {
 		/* Made persistent once: EBUSY before anything else. */
@@ -1716,6 +1752,22 @@ static void op_persist(struct fz *fz)
 			p->persisted[i] ? "a persistent" : "another", req.name);
 		goto out;
 	}
+	if (limited) {
+		fz_persist_unlimit(fz, saved);
+		/* Taken only if another worker's op_param raised the limit. */
+		if (!ret && !fsgate_param_get("max_persistent_groups", &now) &&
+		    now == 1)
+			fz_fail(fz, "FSGATE_IOC_PERSIST past max_persistent_groups 1 worked");
+		if (!ret)
+			goto made;
+		fz_check(fz, "FSGATE_IOC_PERSIST past the limit", ret,
+			 FZ_ERRNOS(ENOSPC));
+		if (errno == ENOSPC) {
+			atomic_fetch_add(&fz->sh->persist_enospc, 1);
+			fz_ok(fz);
+		}
+		goto out;
+	}
 	if (taken >= 0) {
 		fz_check(fz, "FSGATE_IOC_PERSIST with a name taken", ret,
 			 FZ_ERRNOS(EEXIST));
@@ -1729,6 +1781,7 @@ static void op_persist(struct fz *fz)
 			atomic_fetch_add(&fz->sh->persist_enospc, 1);
 		goto out;
 	}
+made:
 	fz_ok(fz);
 	atomic_fetch_add(&fz->sh->persist_made, 1);
 	p->persist_seq++;
@@ -1973,6 +2026,27 @@ static void op_handover(struct fz *fz)
 	fz_persist_move(fz, true);
 }
 
+/* FSGATE_IOC_REMOVE of a name no group has (ENOENT), or with flags (EINVAL). */
+static void fz_remove_none(struct fz *fz)
+{
+	struct fsgate_attach req = { 0 };
+	long ret;
+
+	snprintf(req.name, sizeof(req.name), "fz%d-none", fz->worker);
+	if (fz_chance(fz, 30))
+		req.flags = 1;
+	else if (fz_chance(fz, 30))
+		req.reserved32 = 1;
+	ret = ioctl(fz->proc->dev, FSGATE_IOC_REMOVE, &req);
+	if (!ret)
+		fz_fail(fz, "FSGATE_IOC_REMOVE of \"%s\" (flags 0x%x) worked",
+			req.name, req.flags);
+	fz_check(fz, "FSGATE_IOC_REMOVE (bad)", ret,
+		 req.flags || req.reserved32 ? FZ_ERRNOS(EINVAL) :
+		 FZ_ERRNOS(ENOENT));
+	fz_ok(fz);
+}
+
 /*
  * FSGATE_IOC_REMOVE one of the worker's persistent groups: its name is
  * free at once (attaching to it is ENOENT, persisting another group as
@@ -1982,32 +2056,18 @@ static void op_handover(struct fz *fz)
 static void op_remove(struct fz *fz)
 {
 	struct fz_proc *p = fz->proc;
-	struct fsgate_attach req = { 0 };
 	struct fsgate_init init = { .flags = FSGATE_CLASS_NOTIF };
 	struct fsgate_persist preq;
 	int i, g;
 	long ret;
 
-	if (fz_chance(fz, 10)) {
-		snprintf(req.name, sizeof(req.name), "fz%d-none", fz->worker);
-		if (fz_chance(fz, 30))
-			req.flags = 1;
-		else if (fz_chance(fz, 30))
-			req.reserved32 = 1;
-		ret = ioctl(p->dev, FSGATE_IOC_REMOVE, &req);
-		if (!ret)
-			fz_fail(fz, "FSGATE_IOC_REMOVE of \"%s\" (flags 0x%x) worked",
-				req.name, req.flags);
-		fz_check(fz, "FSGATE_IOC_REMOVE (bad)", ret,
-			 req.flags || req.reserved32 ? FZ_ERRNOS(EINVAL) :
-			 FZ_ERRNOS(ENOENT));
-		fz_ok(fz);
-		return;
-	}
 	pthread_rwlock_wrlock(&p->slots_lock);
 	i = fz_home_pick(fz, false);
-	if (i < 0)
-		goto out;
+	if (i < 0 || fz_chance(fz, 10)) {
+		pthread_rwlock_unlock(&p->slots_lock);
+		fz_remove_none(fz);
+		return;
+	}
 	ret = fz_remove(fz, p->home[i]);
 	fz_check(fz, "FSGATE_IOC_REMOVE", ret, p->home_until_removed[i] ?
 		 FZ_ERRNOS(ENOMEM) : FZ_ERRNOS(ENOENT));
@@ -2040,7 +2100,6 @@ static void op_remove(struct fz *fz)
 		}
 	}
 	p->home[i][0] = 0;
-out:
 	pthread_rwlock_unlock(&p->slots_lock);
 }
 
