@@ -802,13 +802,24 @@ static void fz_read_form(struct fz *fz, unsigned int flags, unsigned int how)
 {
 	struct pollfd pfd;
 	unsigned int slot;
+	bool ready;
 	int g = fz_slot_get_with(fz, &slot, flags);
 
 	if (g < 0)
 		return;
 	pfd = (struct pollfd){ .fd = g, .events = POLLIN };
-	if (poll(&pfd, 1, fz_below(fz, 30)) > 0 &&
-	    (fcntl(g, F_GETFL) & O_NONBLOCK))
+	ready = poll(&pfd, 1, fz_below(fz, 30)) > 0;
+	/*
+	 * Nothing waiting in a group that decides: an access of its own,
+	 * waited for a little, so that the form is tried on an event in
+	 * every run and not only when another thread's access came first.
+	 */
+	if (!ready && (fz->proc->slot_flags[slot] & FSGATE_CLASS_MASK) !=
+		      FSGATE_CLASS_NOTIF) {
+		fz_access_spawn(fz);
+		ready = poll(&pfd, 1, 200) > 0;
+	}
+	if (ready && (fcntl(g, F_GETFL) & O_NONBLOCK))
 		fz_read_and_check(fz, g, fz->proc->slot_flags[slot], how);
 	fz_slot_put(fz);
 }
