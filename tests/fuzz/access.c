@@ -195,6 +195,7 @@ static pid_t fz_fork(struct fz *fz, enum fz_kid_kind kind)
 		[FZ_KID_ACCESS] = "fz-access", [FZ_KID_DAEMON] = "fz-daemon",
 		[FZ_KID_READER] = "fz-reader", [FZ_KID_LEASE] = "fz-lease",
 		[FZ_KID_FUSE] = "fz-fuse", [FZ_KID_NOBODY] = "fz-nobody",
+		[FZ_KID_ATTACHED] = "fz-attached",
 	};
 	uint64_t r = fz_rand(fz);
 	pid_t pid;
@@ -360,6 +361,30 @@ void fz_reader_spawn(struct fz *fz, int g, unsigned int gflags)
 	_exit(0);
 }
 
+pid_t fz_attached_spawn(struct fz *fz, const char *name, unsigned int gflags)
+{
+	struct fsgate_attach req = {
+		.flags = fz_chance(fz, 50) ? FSGATE_NONBLOCK : 0,
+	};
+	pid_t pid = fz_fork(fz, FZ_KID_ATTACHED);
+	int g;
+
+	if (pid)
+		return pid;
+	alarm(3);
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	g = ioctl(fz->proc->dev, FSGATE_IOC_ATTACH, &req);
+	/* Removed meanwhile, or gone by its linger bound. */
+	fz_check(fz, "FSGATE_IOC_ATTACH in a reader", g,
+		 FZ_ERRNOS(ENOENT, EMFILE, ENFILE, ENOMEM));
+	if (g < 0)
+		_exit(0);
+	gflags = (gflags & ~(FSGATE_NONBLOCK | FSGATE_CLOEXEC)) | req.flags;
+	/* A blocking read waits after poll when others took the event. */
+	for (;;)
+		fz_serve(fz, g, gflags, 30, 0);
+}
+
 int fz_drop_to_nobody(void)
 {
 	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
@@ -487,6 +512,44 @@ out:
 }
 
 /*
+ * Uid 65534, without CAP_SYS_ADMIN and owning none of the worker's
+ * persistent groups, may make no group persistent, attach to none and
+ * remove none: EPERM (ENOENT for a name gone since the fork).
+ */
+static void fz_nobody_persist(struct fz *fz, int g)
+{
+	struct fsgate_persist req;
+	struct fsgate_attach a = { .flags = FSGATE_NONBLOCK };
+	char name[FZ_PNAME_LEN];
+	unsigned int i;
+	long ret;
+
+	snprintf(name, sizeof(name), "fz%d-nobody", fz->worker);
+	fz_persist_req(fz, &req, name, false);
+	ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
+	if (ret >= 0 || errno != EPERM)
+		fz_fail(fz, "uid 65534's FSGATE_IOC_PERSIST: %ld (%s), not EPERM",
+			ret, strerror(errno));
+	else
+		atomic_fetch_add(&fz->sh->persist_eperm, 1);
+	/* The copy of the worker's names it forked with. */
+	for (i = 0; i < FZ_SLOTS && !fz->proc->home[i][0]; i++)
+		;
+	if (i == FZ_SLOTS)
+		return;
+	snprintf(a.name, sizeof(a.name), "%s", fz->proc->home[i]);
+	ret = ioctl(fz->proc->dev, FSGATE_IOC_ATTACH, &a);
+	if (ret >= 0 || (errno != EPERM && errno != ENOENT))
+		fz_fail(fz, "uid 65534's FSGATE_IOC_ATTACH to \"%s\": %ld (%s), not EPERM",
+			a.name, ret, strerror(errno));
+	a.flags = 0;
+	ret = ioctl(fz->proc->dev, FSGATE_IOC_REMOVE, &a);
+	if (ret >= 0 || (errno != EPERM && errno != ENOENT))
+		fz_fail(fz, "uid 65534's FSGATE_IOC_REMOVE of \"%s\": %ld (%s), not EPERM",
+			a.name, ret, strerror(errno));
+}
+
+/*
  * A group fd inherited by a child that drops to uid 65534, as a daemon
  * that drops its privileges after set-up: it may make no group, no mount
  * or filesystem mark, and with a group whose events carry fds no mark at
@@ -539,6 +602,8 @@ void fz_nobody_spawn(struct fz *fz)
 			 FZ_ERRNOS(EINVAL, ENOENT, ENOTDIR, EACCES, ENOSPC,
 				   ENOMEM, ENODEV, EXDEV, EOPNOTSUPP, ENOTCONN,
 				   ECONNABORTED));
+	if (fz->sh->features & FSGATE_FEATURE_PERSIST)
+		fz_nobody_persist(fz, g);
 	end = fz_now_ms() + 100 + fz_below(fz, 700);
 	while (fz_now_ms() < end)
 		fz_serve(fz, g, gflags, 90, FZ_SERVE_NOBODY);

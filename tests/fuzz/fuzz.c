@@ -37,7 +37,7 @@
 static const char *const fz_params[] = {
 	"default_timeout_ms", "max_chain_ms", "allow_unbounded_waits",
 	"max_pending_events", "max_queued_events", "max_groups", "max_marks",
-	"max_cached_verdicts", "max_mutes",
+	"max_cached_verdicts", "max_mutes", "max_persistent_groups",
 };
 #define FZ_NPARAMS (sizeof(fz_params) / sizeof(fz_params[0]))
 static unsigned long long fz_param_saved[FZ_NPARAMS];
@@ -423,6 +423,12 @@ static void fz_worker(int w)
 		fz_wait_for(quiet, sh->threads);
 		atomic_store(&sh->stage[w], FZ_STAGE_KIDS);
 		fz_kids_end();
+		/*
+		 * No persistent group outlives a pause-free period: the
+		 * module must unload after the run, and each pause begins
+		 * with none but the oracle's.
+		 */
+		fz_persist_cleanup(&main_fz);
 		atomic_store(&sh->stage[w], FZ_STAGE_PARKED);
 		atomic_fetch_add(&sh->parked, 1);
 		fz_wait_for(&sh->parked, sh->procs);
@@ -665,6 +671,18 @@ static void fz_report(long ms, int argc, char **argv)
 	printf("# oracle: %lu answers (%lu denies), %lu opens of deny-* files refused\n",
 	       (unsigned long)sh->oracle_asked, (unsigned long)sh->oracle_denied,
 	       (unsigned long)sh->oracle_refused);
+	printf("# persistent groups: %lu made (%lu ENOSPC, %lu EPERM for uid 65534), %lu removed; %lu events left unanswered on a closed fd, %lu of them read again by id; %lu answers through another fd refused; %lu attached readers killed\n",
+	       (unsigned long)sh->persist_made, (unsigned long)sh->persist_enospc,
+	       (unsigned long)sh->persist_eperm,
+	       (unsigned long)sh->persist_removed,
+	       (unsigned long)sh->rereport_kept, (unsigned long)sh->rereport_seen,
+	       (unsigned long)sh->cross_fd_refused,
+	       (unsigned long)sh->attached_killed);
+	printf("# oracle persistent: %lu groups, %lu times away, %lu handovers, %lu events re-reported to it\n",
+	       (unsigned long)sh->oracle_persisted,
+	       (unsigned long)sh->oracle_away,
+	       (unsigned long)sh->oracle_handovers,
+	       (unsigned long)sh->oracle_rereported);
 	printf("# local users: %lu events on FUSE (O_PATH), %lu event fds uid 65534 may open, %lu accesses through the overlay\n",
 	       (unsigned long)sh->fuse_events, (unsigned long)sh->nobody_fds,
 	       (unsigned long)sh->overlay_accesses);

@@ -36,6 +36,10 @@
  * once (fz_ok()): one that always fails is a failure, named.
  */
 #define FZ_OK_FLOOR_CALLS	30
+/* Ids of permission events a worker answered, to see one reported again. */
+#define FZ_ANSWERED	256
+/* A persistent group's name: "fz<worker>-<n>", the oracle's "fzo-<n>". */
+#define FZ_PNAME_LEN	24
 
 /* State shared by every process of a run (MAP_SHARED). */
 struct fz_shared {
@@ -70,6 +74,16 @@ struct fz_shared {
 	atomic_ulong fuse_events, nobody_fds, overlay_accesses;
 	atomic_ulong accesses, access_denied, access_killed, stats_checked;
 	atomic_ulong long_wait_ms;	/* the longest wait an accessor saw */
+	/* Persistent groups (issue 36): what the new operations saw. */
+	atomic_ulong persist_made, persist_enospc, persist_removed;
+	atomic_ulong rereport_kept;	/* read, unanswered, then fd closed */
+	atomic_ulong rereport_seen;	/* ... read again, same id, other fd */
+	atomic_ulong cross_fd_refused;	/* answers through another fd: ENOENT */
+	atomic_ulong attached_killed;	/* readers killed holding an attach */
+	atomic_ulong persist_eperm;	/* uid 65534's FSGATE_IOC_PERSIST */
+	atomic_int limit_busy;		/* a worker set max_persistent_groups 1 */
+	atomic_ulong oracle_persisted, oracle_away, oracle_handovers;
+	atomic_ulong oracle_rereported;
 	char first_failure[512];
 };
 
@@ -87,6 +101,7 @@ enum fz_kid_kind {
 	FZ_KID_LEASE,		/* an unprivileged lease holder */
 	FZ_KID_FUSE,		/* stallfs, serving the worker's FUSE mount */
 	FZ_KID_NOBODY,		/* a group fd's holder turned uid 65534 */
+	FZ_KID_ATTACHED,	/* a reader of an fd it attached itself */
 };
 
 /* One worker process, shared by its threads. */
@@ -97,9 +112,27 @@ struct fz_proc {
 	pthread_mutex_t kids_lock;
 	pid_t kids[FZ_KIDS];
 	enum fz_kid_kind kind[FZ_KIDS];
+	/*
+	 * Persistent groups (slots_lock): the name of the one whose home a
+	 * slot is, "" if none. A home slot holds an fd of its group or
+	 * none; fz_slot_store() never takes one, so that the worker's
+	 * groups, attached or not, stay at most FZ_SLOTS (the run's bound
+	 * counts that many per worker).
+	 */
+	char home[FZ_SLOTS][FZ_PNAME_LEN];
+	unsigned int home_flags[FZ_SLOTS];	/* the group's init flags */
+	bool home_until_removed[FZ_SLOTS];	/* no linger bound */
+	bool home_busy[FZ_SLOTS];	/* a handover has its fd out */
+	bool persisted[FZ_SLOTS];	/* the slot's group was persisted */
+	/* Which group a slot's fd is of: dups and attached fds share it. */
+	unsigned int tag[FZ_SLOTS], home_tag[FZ_SLOTS], next_tag;
+	unsigned int persist_seq;	/* the next name's number */
 	int worker;
 	int dev;			/* /dev/fsgate, opened before any mark */
 	atomic_int fuse_busy;		/* a thread is starting stallfs */
+	/* Ids answered (fz_answered()), a ring; no lock, children fork. */
+	_Atomic uint64_t answered[FZ_ANSWERED];
+	atomic_uint answered_next;
 };
 
 /* One thread's state. */
@@ -201,6 +234,20 @@ enum {
 long fz_answer(struct fz *fz, int g, unsigned int gflags, int fd, uint64_t id,
 	       unsigned int how);
 
+/*
+ * Event @id (0: none) was answered by this process; one read again later
+ * fails the run (fz_events()): no event is answered twice nor
+ * re-reported once answered.
+ */
+void fz_answered(struct fz_proc *p, uint64_t id);
+bool fz_was_answered(struct fz_proc *p, uint64_t id);
+/* Remove every persistent group of this worker (its threads parked). */
+void fz_persist_cleanup(struct fz *fz);
+/* A valid struct fsgate_persist for @name; an absent verdict deny if @deny. */
+struct fsgate_persist;
+void fz_persist_req(struct fz *fz, struct fsgate_persist *req,
+		    const char *name, bool deny);
+
 /* records.c: one event of a read, checked. */
 struct fz_event {
 	const struct fanotify_event_metadata *meta;
@@ -243,6 +290,8 @@ int fz_overlay_mount(const char *root);
 void fz_lease_spawn(struct fz *fz);
 void fz_fuse_spawn(struct fz *fz);
 void fz_nobody_spawn(struct fz *fz);
+/* A reader of an fd attached to persistent group @name, killed soon. */
+pid_t fz_attached_spawn(struct fz *fz, const char *name, unsigned int gflags);
 
 /* oracle.c: the scripted group, in a process of its own. */
 void fz_oracle_main(struct fz_shared *sh);

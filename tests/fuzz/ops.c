@@ -160,14 +160,24 @@ const char *fz_object(struct fz *fz, char *buf, size_t len)
 /* Put group @g, made with @flags, in a random slot; close what it held. */
 static void fz_slot_store(struct fz *fz, int g, unsigned int flags)
 {
-	unsigned int i;
+	unsigned int i, n;
 	int old;
 
 	pthread_rwlock_wrlock(&fz->proc->slots_lock);
 	i = fz_below(fz, FZ_SLOTS);
+	/* Not a persistent group's home (struct fz_proc). */
+	for (n = 0; n < FZ_SLOTS && fz->proc->home[i][0]; n++)
+		i = (i + 1) % FZ_SLOTS;
+	if (n == FZ_SLOTS) {
+		pthread_rwlock_unlock(&fz->proc->slots_lock);
+		close(g);
+		return;
+	}
 	old = fz->proc->slots[i];
 	fz->proc->slots[i] = g;
 	fz->proc->slot_flags[i] = flags;
+	fz->proc->persisted[i] = false;
+	fz->proc->tag[i] = ++fz->proc->next_tag;
 	pthread_rwlock_unlock(&fz->proc->slots_lock);
 	if (old >= 0)
 		close(old);
@@ -366,7 +376,7 @@ static void op_group_dup(struct fz *fz)
 	int d = -1, old = -1;
 
 	pthread_rwlock_wrlock(&fz->proc->slots_lock);
-	if (fz->proc->slots[i] >= 0 && i != j) {
+	if (fz->proc->slots[i] >= 0 && i != j && !fz->proc->home[j][0]) {
 		d = fz_chance(fz, 50) ? dup(fz->proc->slots[i]) :
 			fcntl(fz->proc->slots[i], F_DUPFD_CLOEXEC, 0);
 		if (d >= 0) {
@@ -374,6 +384,8 @@ static void op_group_dup(struct fz *fz)
 			old = fz->proc->slots[j];
 			fz->proc->slots[j] = d;
 			fz->proc->slot_flags[j] = fz->proc->slot_flags[i];
+			fz->proc->persisted[j] = fz->proc->persisted[i];
+			fz->proc->tag[j] = fz->proc->tag[i];
 		}
 	}
 	pthread_rwlock_unlock(&fz->proc->slots_lock);
@@ -661,6 +673,8 @@ long fz_answer(struct fz *fz, int g, unsigned int gflags, int fd, uint64_t id,
 	if (!ret && refused)
 		fz_fail(fz, "%s: an audited answer (0x%x) was taken by a group without FSGATE_ENABLE_AUDIT",
 			what, response);
+	if (!ret)
+		fz_answered(fz->proc, id);
 	/*
 	 * A late answer's group fd number may name another group by now,
 	 * a notification group (EINVAL) among them.
@@ -788,13 +802,24 @@ static void fz_read_form(struct fz *fz, unsigned int flags, unsigned int how)
 {
 	struct pollfd pfd;
 	unsigned int slot;
+	bool ready;
 	int g = fz_slot_get_with(fz, &slot, flags);
 
 	if (g < 0)
 		return;
 	pfd = (struct pollfd){ .fd = g, .events = POLLIN };
-	if (poll(&pfd, 1, fz_below(fz, 30)) > 0 &&
-	    (fcntl(g, F_GETFL) & O_NONBLOCK))
+	ready = poll(&pfd, 1, fz_below(fz, 30)) > 0;
+	/*
+	 * Nothing waiting in a group that decides: an access of its own,
+	 * waited for a little, so that the form is tried on an event in
+	 * every run and not only when another thread's access came first.
+	 */
+	if (!ready && (fz->proc->slot_flags[slot] & FSGATE_CLASS_MASK) !=
+		      FSGATE_CLASS_NOTIF) {
+		fz_access_spawn(fz);
+		ready = poll(&pfd, 1, 200) > 0;
+	}
+	if (ready && (fcntl(g, F_GETFL) & O_NONBLOCK))
 		fz_read_and_check(fz, g, fz->proc->slot_flags[slot], how);
 	fz_slot_put(fz);
 }
@@ -1136,6 +1161,8 @@ static void op_param(struct fz *fz)
 		{ "max_marks", { 1, 4, 64, 65536 } },
 		{ "max_cached_verdicts", { 1, 2, 64, 4096 } },
 		{ "max_mutes", { 1, 2, 16, 1024 } },
+		/* low enough at times for FSGATE_IOC_PERSIST's ENOSPC */
+		{ "max_persistent_groups", { 2, 6, 32, 32 } },
 	};
 	unsigned int i = fz_below(fz, sizeof(params) / sizeof(params[0]));
 
@@ -1534,6 +1561,620 @@ static void op_filter(struct fz *fz)
 	fz_slot_put(fz);
 }
 
+/* --- persistent groups (FSGATE_IOC_PERSIST, _ATTACH, _REMOVE) --- */
+
+/* The absent verdict's errnos: 0 for EPERM, all fz_errno_is_verdict()'s. */
+static const int fz_absent_errs[] = { 0, EACCES, EIO, EAGAIN };
+
+void fz_persist_req(struct fz *fz, struct fsgate_persist *req,
+		    const char *name, bool deny)
+{
+	static const unsigned int absent[] = { 0, 0, 50, 300, 1000 };
+	static const unsigned int linger[] = { 200, 1000, 5000 };
+
+	memset(req, 0, sizeof(*req));
+	req->size = sizeof(*req);
+	snprintf(req->name, sizeof(req->name), "%s", name);
+	req->owner = fz_chance(fz, 70) ? FSGATE_PERSIST_OWNER_SELF : 0;
+	req->absent_ms = FZ_PICK(fz, absent);
+	req->absent_verdict = deny || fz_chance(fz, 60) ?
+			      FSGATE_VERDICT_DENY : FSGATE_VERDICT_ALLOW;
+	if (req->absent_verdict == FSGATE_VERDICT_DENY)
+		req->absent_errno = FZ_PICK(fz, fz_absent_errs);
+	if (fz_chance(fz, 60))
+		req->flags = FSGATE_PERSIST_UNTIL_REMOVED;
+	else
+		req->linger_ms = FZ_PICK(fz, linger);
+}
+
+/* One field of a valid request made wrong: EINVAL. */
+static void fz_persist_bad(struct fz *fz, struct fsgate_persist *req)
+{
+	static const char *const names[] = {
+		"", "has space", "a/b", "semi;colon", "tab\t", "\xc3\xa9",
+	};
+
+	switch (fz_below(fz, 9)) {
+	case 0:
+		memset(req->name, 0, sizeof(req->name));
+		snprintf(req->name, sizeof(req->name), "%s", FZ_PICK(fz, names));
+		break;
+	case 1:
+		memset(req->name, 'n', sizeof(req->name));	/* no NUL */
+		break;
+	case 2:
+		req->name[sizeof(req->name) - 1] = 'x';	/* not NUL-padded */
+		break;
+	case 3:
+		/* FSGATE_VERDICT_DEFAULT is none: allow or deny, said. */
+		req->absent_verdict = fz_chance(fz, 30) ? FSGATE_VERDICT_DEFAULT :
+				      FSGATE_VERDICT_DENY + 1 + fz_below(fz, 100);
+		break;
+	case 4:
+		/* allow with an errno, or deny with one no verdict gives */
+		if (req->absent_verdict == FSGATE_VERDICT_ALLOW)
+			req->absent_errno = EACCES;
+		else
+			req->absent_errno = 4096 + fz_below(fz, 1000);
+		break;
+	case 5:
+		/* a linger bound and until-removed, or neither */
+		if (req->flags & FSGATE_PERSIST_UNTIL_REMOVED)
+			req->linger_ms = 1 + fz_below(fz, 1000);
+		else
+			req->linger_ms = 0;
+		break;
+	case 6:
+		req->flags |= 1U << (1 + fz_below(fz, 31));
+		break;
+	case 7:
+		req->reserved = 1;
+		break;
+	default:
+		req->size = fz_below(fz, FSGATE_PERSIST_SIZE_VER0);
+		break;
+	}
+}
+
+/* A home slot (struct fz_proc) with a group fd in it, or not: -1 if none. */
+static int fz_home_pick(struct fz *fz, bool with_fd)
+{
+	struct fz_proc *p = fz->proc;
+	unsigned int i = fz_below(fz, FZ_SLOTS), n;
+
+	for (n = 0; n < FZ_SLOTS; n++, i = (i + 1) % FZ_SLOTS)
+		if (p->home[i][0] && !p->home_busy[i] &&
+		    (!with_fd || p->slots[i] >= 0))
+			return i;
+	return -1;
+}
+
+/* FSGATE_IOC_ATTACH to @name with @flags: the fd, or -1 with errno set. */
+static int fz_attach(struct fz *fz, const char *name, unsigned int flags)
+{
+	struct fsgate_attach req = { .flags = flags };
+
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	return ioctl(fz->proc->dev, FSGATE_IOC_ATTACH, &req);
+}
+
+static int fz_remove(struct fz *fz, const char *name)
+{
+	struct fsgate_attach req = { 0 };
+
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	return ioctl(fz->proc->dev, FSGATE_IOC_REMOVE, &req);
+}
+
+/*
+ * max_persistent_groups set to 1 for one call, by one worker at a time;
+ * false if another has it, or the parameter's file is denied.
+ */
+static bool fz_persist_limit(struct fz *fz, unsigned long long *saved)
+{
+	if (atomic_exchange(&fz->sh->limit_busy, 1))
+		return false;
+	if (!fsgate_param_get("max_persistent_groups", saved) &&
+	    !fsgate_param_set("max_persistent_groups", 1))
+		return true;
+	atomic_store(&fz->sh->limit_busy, 0);
+	return false;
+}
+
+static void fz_persist_unlimit(struct fz *fz, unsigned long long saved)
+{
+	if (fsgate_param_set("max_persistent_groups", saved) &&
+	    !fz_errno_is_verdict(errno))
+		fz_fail(fz, "restoring max_persistent_groups: %s",
+			strerror(errno));
+	atomic_store(&fz->sh->limit_busy, 0);
+}
+
+/*
+ * Make a slot's group persistent: valid (a new name "fz<worker>-<n>";
+ * EBUSY if its group is persistent already, and asked twice), a name
+ * another group has (EEXIST) or a request the ABI refuses (EINVAL).
+ */
+static void op_persist(struct fz *fz)
+{
+	struct fz_proc *p = fz->proc;
+	struct fsgate_persist req;
+	unsigned int i = fz_below(fz, FZ_SLOTS), kind = fz_below(fz, 10), j;
+	char name[FZ_PNAME_LEN];
+	unsigned long long saved = 0, now;
+	bool limited = false;
+	int g, taken = -1;
+	long ret;
+
+	pthread_rwlock_wrlock(&p->slots_lock);
+	g = p->slots[i];
+	if (g < 0 || p->home_busy[i])
+		goto out;
+	snprintf(name, sizeof(name), "fz%d-%u", fz->worker, p->persist_seq);
+	fz_persist_req(fz, &req, name, false);
+	if (kind < 3) {
+		fz_persist_bad(fz, &req);
+		ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
+		if (!ret) {
+			fz_fail(fz, "a bad struct fsgate_persist was taken (size %u flags 0x%x verdict %u errno %u linger %u reserved %u)",
+				req.size, req.flags, req.absent_verdict,
+				req.absent_errno, req.linger_ms, req.reserved);
+			/* Not to outlive the run, whatever its name. */
+			req.name[sizeof(req.name) - 1] = 0;
+			fz_remove(fz, req.name);
+			goto out;
+		}
+		fz_check(fz, "FSGATE_IOC_PERSIST (bad)", ret, FZ_ERRNOS(EINVAL));
+		if (errno == EINVAL)
+			fz_ok(fz);
+		goto out;
+	}
+	if (kind == 3) {
+		/* A name this worker's group has until removed: EEXIST. */
+		for (j = 0; j < FZ_SLOTS; j++)
+			if (j != i && p->home[j][0] && p->home_until_removed[j])
+				taken = j;
+		if (taken >= 0)
+			snprintf(req.name, sizeof(req.name), "%s", p->home[taken]);
+	}
+	/*
+	 * With a group of its own kept until removed (so there, since only
+	 * this worker removes it and it holds slots_lock), a limit of 1:
+	 * ENOSPC.
+	 */
+	for (j = 0; kind == 4 && !p->persisted[i] && j < FZ_SLOTS; j++)
+		if (p->home[j][0] && p->home_until_removed[j])
+			break;
+	if (kind == 4 && !p->persisted[i] && j < FZ_SLOTS)
+		limited = fz_persist_limit(fz, &saved);
+	ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
+	if (ret && p->persisted[i]) {
+		/* Made persistent once: EBUSY before anything else. */
+		if (errno != EBUSY)
+			fz_fail(fz, "FSGATE_IOC_PERSIST of a persistent group: %s, not EBUSY",
+				strerror(errno));
+		else
+			fz_ok(fz);
+		atomic_fetch_add(&fz->sh->errors[fz->op], 1);
+		goto out;
+	}
+	if (!ret && (p->persisted[i] || taken >= 0)) {
+		fz_fail(fz, "FSGATE_IOC_PERSIST of %s group as \"%s\" worked",
+			p->persisted[i] ? "a persistent" : "another", req.name);
+		goto out;
+	}
+	if (limited) {
+		fz_persist_unlimit(fz, saved);
+		/* Taken only if another worker's op_param raised the limit. */
+		if (!ret && !fsgate_param_get("max_persistent_groups", &now) &&
+		    now == 1)
+			fz_fail(fz, "FSGATE_IOC_PERSIST past max_persistent_groups 1 worked");
+		if (!ret)
+			goto made;
+		fz_check(fz, "FSGATE_IOC_PERSIST past the limit", ret,
+			 FZ_ERRNOS(ENOSPC));
+		if (errno == ENOSPC) {
+			atomic_fetch_add(&fz->sh->persist_enospc, 1);
+			fz_ok(fz);
+		}
+		goto out;
+	}
+	if (taken >= 0) {
+		fz_check(fz, "FSGATE_IOC_PERSIST with a name taken", ret,
+			 FZ_ERRNOS(EEXIST));
+		if (errno == EEXIST)
+			fz_ok(fz);
+		goto out;
+	}
+	fz_check(fz, "FSGATE_IOC_PERSIST", ret, FZ_ERRNOS(ENOSPC, ENOMEM));
+	if (ret) {
+		if (errno == ENOSPC)
+			atomic_fetch_add(&fz->sh->persist_enospc, 1);
+		goto out;
+	}
+made:
+	fz_ok(fz);
+	atomic_fetch_add(&fz->sh->persist_made, 1);
+	p->persist_seq++;
+	for (j = 0; j < FZ_SLOTS; j++)
+		if (p->slots[j] >= 0 && p->tag[j] == p->tag[i])
+			p->persisted[j] = true;
+	p->home_tag[i] = p->tag[i];
+	snprintf(p->home[i], sizeof(p->home[i]), "%s", name);
+	p->home_flags[i] = p->slot_flags[i];
+	p->home_until_removed[i] = req.flags & FSGATE_PERSIST_UNTIL_REMOVED;
+	if (fz_chance(fz, 30)) {
+		/* Twice: EBUSY, whatever the second name. */
+		snprintf(req.name, sizeof(req.name), "fz%d-%u", fz->worker,
+			 p->persist_seq);
+		ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
+		if (!ret || errno != EBUSY)
+			fz_fail(fz, "FSGATE_IOC_PERSIST twice: %ld (%s), not EBUSY",
+				ret, strerror(errno));
+	}
+out:
+	pthread_rwlock_unlock(&p->slots_lock);
+}
+
+/*
+ * Attach to one of the worker's persistent groups: into its home slot if
+ * that is empty, else into a free one (a second fd); or to a name no
+ * group has (ENOENT), or with flags the ABI refuses (EINVAL).
+ */
+static void op_attach(struct fz *fz)
+{
+	struct fz_proc *p = fz->proc;
+	unsigned int flags = (fz_chance(fz, 80) ? FSGATE_NONBLOCK : 0) |
+			     (fz_chance(fz, 30) ? FSGATE_CLOEXEC : 0);
+	char name[FZ_PNAME_LEN];
+	int i, j, to = -1, g;
+	bool bad = fz_chance(fz, 30);
+
+	if (fz_chance(fz, 10)) {
+		/* No such group: ENOENT; flags besides the two: EINVAL first. */
+		snprintf(name, sizeof(name), "fz%d-none-%u", fz->worker,
+			 fz_below(fz, 1000));
+		g = fz_attach(fz, name, bad ? 1U << (2 + fz_below(fz, 20)) :
+				  flags);
+		if (g >= 0) {
+			fz_fail(fz, "FSGATE_IOC_ATTACH to \"%s\", which no group has, worked",
+				name);
+			close(g);
+			return;
+		}
+		fz_check(fz, "FSGATE_IOC_ATTACH (no such group)", g,
+			 bad ? FZ_ERRNOS(EINVAL) : FZ_ERRNOS(ENOENT));
+		fz_ok(fz);
+		return;
+	}
+	pthread_rwlock_wrlock(&p->slots_lock);
+	i = fz_home_pick(fz, false);
+	if (i < 0)
+		goto out;
+	if (p->slots[i] < 0)
+		to = i;
+	for (j = 0; j < FZ_SLOTS && to < 0; j++)
+		if (p->slots[j] < 0 && !p->home[j][0])
+			to = j;
+	if (to < 0)
+		goto out;
+	g = fz_attach(fz, p->home[i], flags);
+	/* Kept until removed, and only this worker removes it: there. */
+	fz_check(fz, "FSGATE_IOC_ATTACH", g, p->home_until_removed[i] ?
+		 FZ_ERRNOS(EMFILE, ENFILE, ENOMEM) :
+		 FZ_ERRNOS(ENOENT, EMFILE, ENFILE, ENOMEM));
+	if (g < 0)
+		goto out;
+	p->slots[to] = g;
+	p->slot_flags[to] = (p->home_flags[i] &
+			     ~(FSGATE_NONBLOCK | FSGATE_CLOEXEC)) | flags;
+	p->persisted[to] = true;
+	p->tag[to] = p->home_tag[i];
+	fz_ok(fz);
+out:
+	pthread_rwlock_unlock(&p->slots_lock);
+}
+
+#define FZ_KEPT	8	/* events a detach or handover leaves unanswered */
+
+struct fz_kept {
+	int fd[FZ_KEPT];
+	uint64_t id[FZ_KEPT];
+	bool seen[FZ_KEPT];
+	unsigned int n;
+};
+
+/* Keep a permission event with an id unanswered; close the rest. */
+static void fz_keep_event(struct fz *fz, const struct fz_event *ev, void *arg)
+{
+	struct fz_kept *k = arg;
+
+	(void)fz;
+	if ((ev->meta->mask & FSGATE_PERM_EVENTS) && ev->id && k->n < FZ_KEPT) {
+		k->fd[k->n] = ev->meta->fd;
+		k->id[k->n] = ev->id;
+		k->seen[k->n++] = false;
+	} else {
+		close(ev->meta->fd);
+	}
+}
+
+struct fz_reread {
+	struct fz_kept *k;
+	int g;
+	unsigned int gflags;
+};
+
+/* An event through the new fd: one of the kept ones again, by its id? */
+static void fz_reread_event(struct fz *fz, const struct fz_event *ev,
+			    void *arg)
+{
+	struct fz_reread *r = arg;
+	unsigned int i;
+
+	for (i = 0; ev->id && i < r->k->n; i++) {
+		if (r->k->id[i] == ev->id && !r->k->seen[i]) {
+			r->k->seen[i] = true;
+			atomic_fetch_add(&fz->sh->rereport_seen, 1);
+		}
+	}
+	if (ev->meta->mask & FSGATE_PERM_EVENTS)
+		fz_answer(fz, r->g, r->gflags, ev->meta->fd, ev->id, FZ_ANY);
+	close(ev->meta->fd);
+}
+
+/*
+ * Take a home slot's fd out (its slot kept busy), read some events
+ * through it and keep them unanswered; with @handover attach a second fd
+ * first, through which answering them must fail (ENOENT). Close the fd:
+ * what it kept is re-reported, with the same ids, through the second fd
+ * (or one attached now, at times), which goes back home.
+ */
+static void fz_persist_move(struct fz *fz, bool handover)
+{
+	struct fz_proc *p = fz->proc;
+	char buf[4096] __attribute__((aligned(8)));
+	char name[FZ_PNAME_LEN];
+	struct fz_kept k = { .n = 0 };
+	struct fz_reread r = { .k = &k };
+	unsigned int gflags, nflags = FSGATE_NONBLOCK, i;
+	bool until_removed;
+	struct pollfd pfd;
+	int slot, g, b = -1, tries;
+	ssize_t len;
+	long ret;
+
+	pthread_rwlock_wrlock(&p->slots_lock);
+	slot = fz_home_pick(fz, true);
+	if (slot >= 0) {
+		g = p->slots[slot];
+		p->slots[slot] = -1;
+		p->home_busy[slot] = true;
+		gflags = p->slot_flags[slot];
+		until_removed = p->home_until_removed[slot];
+		snprintf(name, sizeof(name), "%s", p->home[slot]);
+	}
+	pthread_rwlock_unlock(&p->slots_lock);
+	if (slot < 0)
+		return;
+	if (handover) {
+		b = fz_attach(fz, name, nflags);
+		fz_check(fz, "FSGATE_IOC_ATTACH for a handover", b,
+			 until_removed ? FZ_ERRNOS(EMFILE, ENFILE, ENOMEM) :
+			 FZ_ERRNOS(ENOENT, EMFILE, ENFILE, ENOMEM));
+	}
+	/* Read through the old fd, if it does not block, and answer nothing. */
+	pfd = (struct pollfd){ .fd = g, .events = POLLIN };
+	if ((fcntl(g, F_GETFL) & O_NONBLOCK) &&
+	    poll(&pfd, 1, fz_below(fz, 50)) > 0) {
+		len = fz_read_timed(fz, g, buf, sizeof(buf));
+		fz_check(fz, "read", len, fz_read_errnos);
+		fz_events(fz, gflags, buf, len, fz_keep_event, &k);
+	}
+	/* Through another fd of the group: ENOENT, by id and by fd number. */
+	for (i = 0; b >= 0 && i < k.n && i < 2; i++) {
+		ret = fz_chance(fz, 50) ?
+		      fsgate_respond_id(b, k.id[i], FSGATE_ALLOW) :
+		      fsgate_respond(b, k.fd[i], FSGATE_ALLOW);
+		if (!ret)
+			fz_fail(fz, "event %llu, read through fd %d of \"%s\", was answered through its fd %d",
+				(unsigned long long)k.id[i], g, name, b);
+		else if (errno != ENOENT)
+			fz_fail(fz, "an answer through another fd of \"%s\": %s, not ENOENT",
+				name, strerror(errno));
+		else
+			atomic_fetch_add(&fz->sh->cross_fd_refused, 1);
+	}
+	if (close(g))
+		fz_fail(fz, "close of a persistent group's fd: %s",
+			strerror(errno));
+	else if (!handover || b >= 0)
+		fz_ok(fz);
+	for (i = 0; i < k.n; i++)
+		close(k.fd[i]);
+	atomic_fetch_add(&fz->sh->rereport_kept, k.n);
+	if (!handover && k.n && fz_chance(fz, 70)) {
+		b = fz_attach(fz, name, nflags);
+		fz_check(fz, "FSGATE_IOC_ATTACH after a detach", b,
+			 until_removed ? FZ_ERRNOS(EMFILE, ENFILE, ENOMEM) :
+			 FZ_ERRNOS(ENOENT, EMFILE, ENFILE, ENOMEM));
+	}
+	/*
+	 * Look for them through the new fd; others may read the group
+	 * (a second fd in a slot, a reader) and events time out, so
+	 * this counts what it sees and needs none.
+	 */
+	r.g = b;
+	r.gflags = (gflags & ~(FSGATE_NONBLOCK | FSGATE_CLOEXEC)) | nflags;
+	for (tries = 0; b >= 0 && k.n && tries < 4; tries++) {
+		pfd = (struct pollfd){ .fd = b, .events = POLLIN };
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		len = fz_read_timed(fz, b, buf, sizeof(buf));
+		fz_check(fz, "read", len, fz_read_errnos);
+		fz_events(fz, r.gflags, buf, len, fz_reread_event, &r);
+	}
+	pthread_rwlock_wrlock(&p->slots_lock);
+	p->home_busy[slot] = false;
+	if (b >= 0) {
+		p->slots[slot] = b;
+		p->slot_flags[slot] = r.gflags;
+		p->persisted[slot] = true;
+		p->tag[slot] = p->home_tag[slot];
+	}
+	pthread_rwlock_unlock(&p->slots_lock);
+}
+
+/* Close a persistent group's fd, at times with events read unanswered. */
+static void op_detach(struct fz *fz)
+{
+	fz_persist_move(fz, false);
+}
+
+/* Attach a second fd, then close the first with events pending. */
+static void op_handover(struct fz *fz)
+{
+	fz_persist_move(fz, true);
+}
+
+/* FSGATE_IOC_REMOVE of a name no group has (ENOENT), or with flags (EINVAL). */
+static void fz_remove_none(struct fz *fz)
+{
+	struct fsgate_attach req = { 0 };
+	long ret;
+
+	snprintf(req.name, sizeof(req.name), "fz%d-none", fz->worker);
+	if (fz_chance(fz, 30))
+		req.flags = 1;
+	else if (fz_chance(fz, 30))
+		req.reserved32 = 1;
+	ret = ioctl(fz->proc->dev, FSGATE_IOC_REMOVE, &req);
+	if (!ret)
+		fz_fail(fz, "FSGATE_IOC_REMOVE of \"%s\" (flags 0x%x) worked",
+			req.name, req.flags);
+	fz_check(fz, "FSGATE_IOC_REMOVE (bad)", ret,
+		 req.flags || req.reserved32 ? FZ_ERRNOS(EINVAL) :
+		 FZ_ERRNOS(ENOENT));
+	fz_ok(fz);
+}
+
+/*
+ * FSGATE_IOC_REMOVE one of the worker's persistent groups: its name is
+ * free at once (attaching to it is ENOENT, persisting another group as
+ * it works); its fds stay, an ordinary group's. Or a name no group has
+ * (ENOENT), or flags (EINVAL).
+ */
+static void op_remove(struct fz *fz)
+{
+	struct fz_proc *p = fz->proc;
+	struct fsgate_init init = { .flags = FSGATE_CLASS_NOTIF };
+	struct fsgate_persist preq;
+	int i, g;
+	long ret;
+
+	pthread_rwlock_wrlock(&p->slots_lock);
+	i = fz_home_pick(fz, false);
+	if (i < 0 || fz_chance(fz, 10)) {
+		pthread_rwlock_unlock(&p->slots_lock);
+		fz_remove_none(fz);
+		return;
+	}
+	ret = fz_remove(fz, p->home[i]);
+	fz_check(fz, "FSGATE_IOC_REMOVE", ret, p->home_until_removed[i] ?
+		 FZ_ERRNOS(ENOMEM) : FZ_ERRNOS(ENOENT));
+	if (!ret) {
+		atomic_fetch_add(&fz->sh->persist_removed, 1);
+		fz_ok(fz);
+		g = fz_attach(fz, p->home[i], FSGATE_NONBLOCK);
+		if (g >= 0) {
+			fz_fail(fz, "FSGATE_IOC_ATTACH to \"%s\" worked once it was removed",
+				p->home[i]);
+			close(g);
+		} else if (errno != ENOENT) {
+			fz_fail(fz, "FSGATE_IOC_ATTACH to \"%s\", removed: %s, not ENOENT",
+				p->home[i], strerror(errno));
+		}
+	}
+	if (!ret && fz_chance(fz, 30)) {
+		/* The name is free at once: another group takes it. */
+		g = ioctl(p->dev, FSGATE_IOC_INIT, &init);
+		fz_check(fz, "FSGATE_IOC_INIT", g, FZ_ERRNOS(EMFILE, ENFILE, ENOMEM));
+		if (g >= 0) {
+			fz_persist_req(fz, &preq, p->home[i], false);
+			ret = ioctl(g, FSGATE_IOC_PERSIST, &preq);
+			fz_check(fz, "FSGATE_IOC_PERSIST of a removed group's name",
+				 ret, FZ_ERRNOS(ENOSPC, ENOMEM));
+			if (!ret && fz_remove(fz, p->home[i]))
+				fz_fail(fz, "FSGATE_IOC_REMOVE of \"%s\" again: %s",
+					p->home[i], strerror(errno));
+			close(g);
+		}
+	}
+	p->home[i][0] = 0;
+	pthread_rwlock_unlock(&p->slots_lock);
+}
+
+/*
+ * A forked reader attaches to one of the worker's persistent groups
+ * itself and reads it, leaving most events unanswered, and is killed
+ * while it reads: what it held is re-reported to the group's next
+ * reader.
+ */
+static void op_kill_attached(struct fz *fz)
+{
+	struct fz_proc *p = fz->proc;
+	char name[FZ_PNAME_LEN];
+	unsigned int gflags = 0, k;
+	pid_t pid;
+	int i;
+
+	if (fz_kids_count(p, FZ_KID_ATTACHED) >= 2)
+		return;
+	pthread_rwlock_rdlock(&p->slots_lock);
+	i = fz_home_pick(fz, false);
+	if (i >= 0) {
+		snprintf(name, sizeof(name), "%s", p->home[i]);
+		gflags = p->home_flags[i];
+	}
+	pthread_rwlock_unlock(&p->slots_lock);
+	if (i < 0)
+		return;
+	pid = fz_attached_spawn(fz, name, gflags);
+	if (pid <= 0)
+		return;
+	usleep(20000 + 1000 * fz_below(fz, 200));
+	/* Killed under kids_lock: the pid is not reaped and reused meanwhile. */
+	pthread_mutex_lock(&p->kids_lock);
+	for (k = 0; k < FZ_KIDS; k++) {
+		if (p->kids[k] == pid) {
+			kill(pid, SIGKILL);
+			atomic_fetch_add(&fz->sh->attached_killed, 1);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&p->kids_lock);
+}
+
+void fz_persist_cleanup(struct fz *fz)
+{
+	struct fz_proc *p = fz->proc;
+	unsigned int i;
+
+	for (i = 0; i < FZ_SLOTS; i++) {
+		if (!p->home[i][0])
+			continue;
+		/* One with a linger bound may have gone by itself. */
+		if (fz_remove(fz, p->home[i]) &&
+		    (errno != ENOENT || p->home_until_removed[i]))
+			fz_fail(fz, "FSGATE_IOC_REMOVE of \"%s\" at a pause: %s",
+				p->home[i], strerror(errno));
+		else
+			atomic_fetch_add(&fz->sh->persist_removed, 1);
+		p->home[i][0] = 0;
+		p->home_busy[i] = false;
+	}
+}
+
 const struct fz_op fz_ops[] = {
 	{ "group_init",		6, op_group_init },
 	{ "group_init_bad",	2, op_group_init_bad },
@@ -1575,5 +2216,11 @@ const struct fz_op fz_ops[] = {
 	{ "fuse",		2, op_fuse },
 	{ "nobody",		2, op_nobody },
 	{ "overlay_write",	2, op_overlay_write },
+	{ "persist",		3, op_persist },
+	{ "attach",		3, op_attach },
+	{ "detach",		2, op_detach },
+	{ "handover",		2, op_handover },
+	{ "remove",		2, op_remove },
+	{ "kill_attached",	2, op_kill_attached },
 };
 const unsigned int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

@@ -32,6 +32,7 @@
 /* The directories whose children it decides (inode marks, on children). */
 static const char *const fz_oracle_dirs[] = { "v", "ov" };
 #define FZ_ORACLE_LATE	8	/* events it answers late, or never */
+#define FZ_ORACLE_GONE	16	/* ids left on a closed fd, to see again */
 
 struct fz_oracle {
 	struct fz fz;
@@ -42,6 +43,11 @@ struct fz_oracle {
 	uint64_t late_id[FZ_ORACLE_LATE];
 	uint32_t late_verdict[FZ_ORACLE_LATE];
 	long late_at[FZ_ORACLE_LATE];
+	/* Its group's name if it is persistent, else "". */
+	char name[FZ_PNAME_LEN];
+	unsigned int seq;
+	uint64_t gone[FZ_ORACLE_GONE];
+	unsigned int gone_next;
 };
 
 static bool fz_oracle_denies(const char *path)
@@ -102,6 +108,8 @@ static void fz_oracle_answer(struct fz_oracle *o, int fd, uint64_t id,
 	else
 		ret = fsgate_respond(o->g, fd, verdict);
 	fz_check(fz, "the oracle's answer", ret, FZ_ERRNOS(ENOENT));
+	if (!ret)
+		fz_answered(fz->proc, id);
 	atomic_fetch_add(&fz->sh->oracle_asked, 1);
 	if (!ret && (verdict & FSGATE_DENY))
 		atomic_fetch_add(&fz->sh->oracle_denied, 1);
@@ -118,8 +126,16 @@ static void fz_oracle_late_drop(struct fz_oracle *o, unsigned int i)
 static void fz_oracle_event(struct fz *fz, const struct fz_event *ev, void *arg)
 {
 	struct fz_oracle *o = arg;
-	unsigned int i = fz_below(fz, FZ_ORACLE_LATE);
+	unsigned int i = fz_below(fz, FZ_ORACLE_LATE), j;
 	int fd = ev->meta->fd;
+
+	/* One it left unanswered on a closed fd, again, by its id. */
+	for (j = 0; ev->id && j < FZ_ORACLE_GONE; j++) {
+		if (o->gone[j] == ev->id) {
+			o->gone[j] = 0;
+			atomic_fetch_add(&fz->sh->oracle_rereported, 1);
+		}
+	}
 
 	if (!o->shared && fz_chance(fz, 15)) {
 		fz_oracle_late_drop(o, i);
@@ -156,11 +172,68 @@ static void fz_oracle_serve(struct fz_oracle *o, unsigned int gflags)
 }
 
 /*
- * Its group: asked about opens and execs of v/'s and ov/'s children,
- * denying on timeout and orphaning, with ids to answer by; -1 if the
- * fuzzed parameters (max_groups) refuse one now.
+ * Make group @g persistent as "fzo-<n>", in @name, at times: its absent
+ * verdict denies, its absent bound is short and its linger bound far
+ * longer than the oracle ever stays away, so that it is never torn down
+ * but by the oracle (a group torn down asks nothing: deny-* would open).
  */
-static int fz_oracle_group(struct fz_oracle *o, unsigned int *gflags)
+static void fz_oracle_persist(struct fz_oracle *o, int g, char *name)
+{
+	struct fz *fz = &o->fz;
+	struct fsgate_persist req;
+	char n[FZ_PNAME_LEN];
+	long ret;
+
+	name[0] = 0;
+	if (!(fz->sh->features & FSGATE_FEATURE_PERSIST) || fz_chance(fz, 40))
+		return;
+	snprintf(n, sizeof(n), "fzo-%u", o->seq++);
+	fz_persist_req(fz, &req, n, true);
+	if (req.absent_ms > 300)
+		req.absent_ms = 300;
+	if (!(req.flags & FSGATE_PERSIST_UNTIL_REMOVED))
+		req.linger_ms = 30000;
+	ret = ioctl(g, FSGATE_IOC_PERSIST, &req);
+	/* max_persistent_groups, fuzzed, may be reached. */
+	fz_check(fz, "the oracle's FSGATE_IOC_PERSIST", ret,
+		 FZ_ERRNOS(ENOSPC, ENOMEM));
+	if (ret)
+		return;
+	snprintf(name, FZ_PNAME_LEN, "%s", n);
+	atomic_fetch_add(&fz->sh->oracle_persisted, 1);
+}
+
+/* Remove the oracle's persistent group @name: attached, it is there. */
+static void fz_oracle_remove(struct fz_oracle *o, const char *name)
+{
+	struct fsgate_attach req = { 0 };
+
+	if (!name[0])
+		return;
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	if (ioctl(o->fz.proc->dev, FSGATE_IOC_REMOVE, &req))
+		fz_fail(&o->fz, "FSGATE_IOC_REMOVE of its group \"%s\": %s",
+			name, strerror(errno));
+}
+
+static int fz_oracle_attach(struct fz_oracle *o)
+{
+	struct fsgate_attach req = {
+		.flags = FSGATE_NONBLOCK | FSGATE_CLOEXEC,
+	};
+
+	snprintf(req.name, sizeof(req.name), "%s", o->name);
+	return ioctl(o->fz.proc->dev, FSGATE_IOC_ATTACH, &req);
+}
+
+/*
+ * Its group: asked about opens and execs of v/'s and ov/'s children,
+ * denying on timeout and orphaning, with ids to answer by, persistent at
+ * times (its name in @name); -1 if the fuzzed parameters (max_groups)
+ * refuse one now.
+ */
+static int fz_oracle_group(struct fz_oracle *o, unsigned int *gflags,
+			   char *name)
 {
 	static const unsigned int timeouts[] = { 50, 300, 1000 };
 	struct fz *fz = &o->fz;
@@ -194,6 +267,7 @@ static int fz_oracle_group(struct fz_oracle *o, unsigned int *gflags)
 		}
 	}
 	*gflags = init.flags;
+	fz_oracle_persist(o, g, name);
 	return g;
 }
 
@@ -228,6 +302,83 @@ static void fz_oracle_helper_end(struct fz_oracle *o, bool kill_it)
 		o->helper = 0;
 }
 
+/*
+ * Its persistent group's fd is about to close: the events it keeps to
+ * answer late are left unanswered, to be re-reported with their ids.
+ */
+static void fz_oracle_leave(struct fz_oracle *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_ORACLE_LATE; i++) {
+		if (o->late_fd[i] >= 0 && o->late_id[i])
+			o->gone[o->gone_next++ % FZ_ORACLE_GONE] = o->late_id[i];
+		fz_oracle_late_drop(o, i);
+	}
+}
+
+/*
+ * Away: its persistent group's only fd closed for up to 0.8 s, so that
+ * accesses wait up to its absent bound and then get its absent verdict,
+ * deny; then attached again by name. Or a handover: a second fd
+ * attached first, through which an answer to an event the first read
+ * must fail (ENOENT), then the first closed.
+ */
+static void fz_oracle_move(struct fz_oracle *o, bool handover)
+{
+	struct fz *fz = &o->fz;
+	unsigned int i, tried = 0;
+	int ng = -1;
+	long ret;
+
+	if (!o->name[0])
+		return;
+	fz_oracle_helper_end(o, true);
+	if (handover) {
+		ng = fz_oracle_attach(o);
+		fz_check(fz, "the oracle's FSGATE_IOC_ATTACH", ng,
+			 FZ_ERRNOS(EMFILE, ENFILE, ENOMEM));
+		if (ng < 0)
+			return;
+		for (i = 0; i < FZ_ORACLE_LATE && tried < 2; i++) {
+			if (o->late_fd[i] < 0 || !o->late_id[i])
+				continue;
+			tried++;
+			ret = fz_chance(fz, 50) ?
+			      fsgate_respond_id(ng, o->late_id[i],
+						o->late_verdict[i]) :
+			      fsgate_respond(ng, o->late_fd[i],
+					     o->late_verdict[i]);
+			if (!ret)
+				fz_fail(fz, "event %llu, read through one fd of \"%s\", was answered through another",
+					(unsigned long long)o->late_id[i],
+					o->name);
+			else if (errno != ENOENT)
+				fz_fail(fz, "an answer through another fd of \"%s\": %s, not ENOENT",
+					o->name, strerror(errno));
+			else
+				atomic_fetch_add(&fz->sh->cross_fd_refused, 1);
+		}
+	}
+	fz_oracle_leave(o);
+	close(o->g);
+	o->g = ng;
+	o->shared = false;
+	if (handover) {
+		atomic_fetch_add(&fz->sh->oracle_handovers, 1);
+		return;
+	}
+	usleep(1000 * fz_below(fz, 800));
+	o->g = fz_oracle_attach(o);
+	if (o->g < 0) {
+		/* Its linger bound is far: nothing may have removed it. */
+		fz_fail(fz, "the oracle's FSGATE_IOC_ATTACH to \"%s\" after 0.8 s away: %s",
+			o->name, strerror(errno));
+		_exit(1);
+	}
+	atomic_fetch_add(&fz->sh->oracle_away, 1);
+}
+
 void fz_oracle_main(struct fz_shared *sh)
 {
 	static struct fz_proc proc;
@@ -237,6 +388,8 @@ void fz_oracle_main(struct fz_shared *sh)
 	};
 	struct pollfd pfd;
 	unsigned int gflags, nflags, i;
+	char nname[FZ_PNAME_LEN];
+	bool before;
 	int ng;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -244,7 +397,7 @@ void fz_oracle_main(struct fz_shared *sh)
 	for (i = 0; i < FZ_ORACLE_LATE; i++)
 		o.late_fd[i] = -1;
 	proc.dev = open("/dev/fsgate", O_RDWR | O_CLOEXEC);
-	o.g = proc.dev < 0 ? -1 : fz_oracle_group(&o, &gflags);
+	o.g = proc.dev < 0 ? -1 : fz_oracle_group(&o, &gflags, o.name);
 	if (o.g < 0) {
 		fz_fail_shared(sh, "the oracle's group: %s", strerror(errno));
 		atomic_store(&sh->oracle_ready, -1);
@@ -260,13 +413,20 @@ void fz_oracle_main(struct fz_shared *sh)
 		case 0:
 		case 1:
 			/* A new group first, then the old one closed. */
-			ng = fz_oracle_group(&o, &nflags);
+			ng = fz_oracle_group(&o, &nflags, nname);
 			if (ng < 0)
 				break;
 			fz_oracle_helper_end(&o, true);
 			for (i = 0; i < FZ_ORACLE_LATE; i++)
 				fz_oracle_late_drop(&o, i);
+			/* A persistent one goes by its removal, before or after. */
+			before = fz_chance(&o.fz, 50);
+			if (before)
+				fz_oracle_remove(&o, o.name);
 			close(o.g);
+			if (!before)
+				fz_oracle_remove(&o, o.name);
+			snprintf(o.name, sizeof(o.name), "%s", nname);
 			o.g = ng;
 			gflags = nflags;
 			o.shared = false;
@@ -283,8 +443,16 @@ void fz_oracle_main(struct fz_shared *sh)
 		case 5:
 			fz_oracle_helper_end(&o, true);
 			break;
+		case 6:
+			fz_oracle_move(&o, false);
+			break;
+		case 7:
+			fz_oracle_move(&o, true);
+			break;
 		}
 	}
 	fz_oracle_helper_end(&o, true);
+	/* The module unloads after the run: no persistent group is left. */
+	fz_oracle_remove(&o, o.name);
 	exit(0);
 }

@@ -301,6 +301,23 @@ static void fz_event_fd_check(struct fz *fz,
 			(int)getuid(), fl, strerror(errno));
 }
 
+void fz_answered(struct fz_proc *p, uint64_t id)
+{
+	if (id)
+		atomic_store(&p->answered[atomic_fetch_add(&p->answered_next, 1) %
+					  FZ_ANSWERED], id);
+}
+
+bool fz_was_answered(struct fz_proc *p, uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; id && i < FZ_ANSWERED; i++)
+		if (atomic_load(&p->answered[i]) == id)
+			return true;
+	return false;
+}
+
 bool fz_events(struct fz *fz, unsigned int gflags, const char *buf,
 	       ssize_t len, fz_event_fn fn, void *arg)
 {
@@ -311,6 +328,10 @@ bool fz_events(struct fz *fz, unsigned int gflags, const char *buf,
 		n = fz_event_check(fz, gflags, buf + off, len - off, &ev);
 		if (!n)
 			return false;
+		/* Answered, an event is done: never reported again. */
+		if (fz_was_answered(fz->proc, ev.id))
+			fz_fail(fz, "event %llu was read again after it was answered",
+				(unsigned long long)ev.id);
 		if (ev.meta->fd < 0)
 			continue;
 		fz_event_fd_check(fz, ev.meta, getuid() != 0);
