@@ -512,12 +512,14 @@ int fsgate_persist_remove(const struct fsgate_attach *req)
  * @group: a group on fsgate_groups
  *
  * Context: fsgate_groups_lock held.
- * Return: its name, or "-" if it is not persistent.
+ * Return: its name, or "-" if it is not persistent, or no longer is
+ * (removed: the name is free for another group at once).
  */
 const char *fsgate_persist_name(const struct fsgate_group *group)
 {
 	lockdep_assert_held(&fsgate_groups_lock);
-	return group->persist ? group->persist->name : "-";
+	return group->persist && !group->persist->removed ?
+	       group->persist->name : "-";
 }
 
 /**

@@ -146,6 +146,25 @@ static struct fsgate_stats stats_of(const char *name)
 	return st;
 }
 
+/* Whether a line of /proc/fsgate/groups ends with the name @name. */
+static bool listed_by_name(const char *name)
+{
+	char line[1024], tail[FSGATE_NAME_MAX + 2];
+	bool found = false;
+	size_t len;
+	FILE *f = fopen("/proc/fsgate/groups", "re");
+
+	snprintf(tail, sizeof(tail), " %s\n", name);
+	while (f && fgets(line, sizeof(line), f)) {
+		len = strlen(line);
+		found |= len > strlen(tail) &&
+			 !strcmp(line + len - strlen(tail), tail);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* Whether @pid is still running (waiting for its open) after @ms. */
 static bool still_waiting(pid_t pid, int ms)
 {
@@ -440,6 +459,7 @@ TEST_F(persist, a_removed_group_goes_with_its_last_fd)
 	/* Its name is free at once, though the group lives on. */
 	EXPECT_EQ(-1, fsgate_attach(NAME, FSGATE_CLOEXEC));
 	EXPECT_EQ(ENOENT, errno);
+	EXPECT_FALSE(listed_by_name(NAME));
 	pid = spawn_open(self->file, O_RDONLY, 0);
 	ASSERT_LT(0, pid);
 	EXPECT_TRUE(readable(g, WAIT_MS));
@@ -664,15 +684,8 @@ TEST_F(persist, the_group_is_listed_with_its_name)
 	EXPECT_TRUE(found);
 	close(g);
 
-	found = false;
-	f = fopen("/proc/fsgate/groups", "re");
-	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f))
-		found |= strlen(line) > strlen(" 0 " NAME "\n") &&
-			 !strcmp(line + strlen(line) - strlen(" 0 " NAME "\n"),
-				 " 0 " NAME "\n");
-	fclose(f);
-	EXPECT_TRUE(found);
+	/* No fd attached, then the name. */
+	EXPECT_TRUE(listed_by_name("0 " NAME));
 	EXPECT_EQ(0, fsgate_remove(NAME));
 }
 
