@@ -45,18 +45,22 @@ int parse_absent(const char *s, int (*deny_errno)(const char *name),
 	return 0;
 }
 
-/* A name FSGATE_IOC_PERSIST takes: 1 to 63 of [A-Za-z0-9._@:-]. */
-static int persist_name(const char *s, size_t len, char *name, size_t room)
+static int is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+int parse_persist_name(const char *s, size_t len, char *name)
 {
 	size_t i;
 
-	if (!len || len >= room)
+	if (!len || len >= FSGATE_NAME_MAX || !is_alnum(s[0]))
 		return -1;
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || strchr("._@:-", s[i])))
+	for (i = 1; i < len; i++)
+		if (!is_alnum(s[i]) && !strchr("._@:-", s[i]))
 			return -1;
-	memset(name, 0, room);
+	memset(name, 0, FSGATE_NAME_MAX);
 	memcpy(name, s, len);
 	return 0;
 }
@@ -78,8 +82,7 @@ int parse_persist(const char *s, int (*deny_errno)(const char *name),
 	if (!s)
 		return -1;
 	end = strchr(s, ',');
-	if (persist_name(s, end ? (size_t)(end - s) : strlen(s), p.name,
-			 sizeof(p.name)))
+	if (parse_persist_name(s, end ? (size_t)(end - s) : strlen(s), p.name))
 		return -1;
 	while (end) {
 		field = end + 1;

@@ -9,6 +9,7 @@
 #ifndef FSGATE_PARSE_H
 #define FSGATE_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -31,6 +32,15 @@ int parse_verdict(const char *s, uint32_t *out);
  */
 int parse_absent(const char *s, int (*deny_errno)(const char *name),
 		 uint32_t *verdict, uint32_t *err);
+
+/*
+ * A persistent group's name as FSGATE_IOC_PERSIST takes it, the @len
+ * bytes at @s: 1 to 63 of [A-Za-z0-9._@:-], a letter or digit first (so
+ * that it is never taken for an option, nor for the "-" of
+ * /proc/fsgate/groups). Returns 0 with @name (FSGATE_NAME_MAX bytes)
+ * set, NUL-padded, or -1 with @name untouched.
+ */
+int parse_persist_name(const char *s, size_t len, char *name);
 
 struct fsgate_persist;
 

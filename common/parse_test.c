@@ -157,6 +157,7 @@ static void persist_refuses_bad_specs(void **state)
 		"", ",absent=allow", "a b", "a/b", "x,absent=maybe", "x,linger-ms=0",
 		"x,absent-ms=-1", "x,nosuch=1", "x,", "x,absent=deny:ENOENT",
 		"0123456789012345678901234567890123456789012345678901234567890123",
+		"-", "-x", ".x", "@x,absent=allow",
 	};
 	struct fsgate_persist p = { .size = 1 };
 	size_t i;

@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/fsgate.h>
@@ -106,7 +107,8 @@ static long fsgate_ioctl_remove(void __user *arg)
 			 FSGATE_FEATURE_MARK_IGNORE | \
 			 FSGATE_FEATURE_MARK_EVICTABLE | \
 			 FSGATE_FEATURE_REPORT_FID | \
-			 FSGATE_FEATURE_MUTE_EXE_UID | FSGATE_FEATURE_PERSIST)
+			 FSGATE_FEATURE_MUTE_EXE_UID | FSGATE_FEATURE_PERSIST | \
+			 FSGATE_FEATURE_GROUPS_PERSIST)
 
 /* What it offers on kernels that have it (compat.h). */
 #define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
@@ -138,14 +140,16 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 22);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 23);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
 /* Fields appended to struct fsgate_group_entry keep the first ones. */
-static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER0);
+static_assert(offsetof(struct fsgate_group_entry, name) ==
+	      FSGATE_GROUP_ENTRY_SIZE_VER0);
+static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER1);
 static_assert(sizeof(struct fsgate_group_entry) % 8 == 0);
 static_assert(sizeof(struct fsgate_groups) == 40);
 
@@ -169,20 +173,45 @@ static int fsgate_groups_check(const struct fsgate_groups *req)
 }
 
 /*
- * Copy @n entries out as records of @size bytes each, zeroing what the
- * caller's records have past struct fsgate_group_entry.
+ * Describe the first @room live groups into @entries, in asking order.
+ * Return: how many groups there are, which may be more than @room.
+ */
+static unsigned int fsgate_groups_describe(struct fsgate_group_entry *entries,
+					   unsigned int room,
+					   struct pid_namespace *pid_ns,
+					   struct user_namespace *user_ns)
+{
+	struct fsgate_group *group;
+	unsigned int n = 0;
+
+	mutex_lock(&fsgate_groups_lock);
+	list_for_each_entry(group, &fsgate_groups, node) {
+		if (n < room) {
+			fsgate_group_entry_fill(group, pid_ns, user_ns,
+						&entries[n]);
+			fsgate_persist_entry_fill(group, user_ns, &entries[n]);
+		}
+		n++;
+	}
+	mutex_unlock(&fsgate_groups_lock);
+	return n;
+}
+
+/*
+ * Copy @n entries out as records of @size bytes each: as much of each
+ * entry as the caller's record holds, and zeroes past the entry.
  */
 static int fsgate_groups_copy_out(void __user *out, u32 size,
 				  const struct fsgate_group_entry *entries,
 				  unsigned int n)
 {
+	size_t part = min_t(size_t, size, sizeof(*entries));
 	unsigned int i;
 
 	for (i = 0; i < n; i++, out += size) {
-		if (copy_to_user(out, &entries[i], sizeof(entries[i])))
+		if (copy_to_user(out, &entries[i], part))
 			return -EFAULT;
-		if (clear_user(out + sizeof(entries[i]),
-			       size - sizeof(entries[i])))
+		if (clear_user(out + part, size - part))
 			return -EFAULT;
 	}
 	return 0;
@@ -223,11 +252,11 @@ static long fsgate_ioctl_groups(void __user *arg)
 	if (ret)
 		return ret;
 	/* Bounded by the groups there are, not by what the caller asks. */
-	room = min(req.count, fsgate_groups_gather(NULL, 0, pid_ns, user_ns));
+	room = min(req.count, fsgate_groups_describe(NULL, 0, pid_ns, user_ns));
 	entries = kvcalloc(room, sizeof(*entries), GFP_KERNEL);
 	if (room && !entries)
 		return -ENOMEM;
-	n = fsgate_groups_gather(entries, room, pid_ns, user_ns);
+	n = fsgate_groups_describe(entries, room, pid_ns, user_ns);
 	ret = fsgate_groups_copy_out(u64_to_user_ptr(req.entries), req.size,
 				     entries, min(room, n));
 	kvfree(entries);

@@ -244,7 +244,8 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_stats);
  * @entry: filled in; reserved fields zeroed
  *
  * The one description of a group that FSGATE_IOC_GROUPS copies out and
- * /proc/fsgate/groups prints.
+ * /proc/fsgate/groups prints, but for what makes a group persistent:
+ * described as a group that is not.
  *
  * Context: any; reads only what never changes and the counters.
  */
@@ -262,41 +263,14 @@ void fsgate_group_entry_fill(struct fsgate_group *group,
 		.priority = group->priority,
 		.flags = group->flags,
 		.attached = READ_ONCE(group->attached),
+		/* fsgate_persist_entry_fill() says more of a persistent one. */
+		.absent_left_ms = FSGATE_GROUP_NO_DEADLINE,
+		.linger_left_ms = FSGATE_GROUP_NO_DEADLINE,
 	};
 	strscpy(entry->comm, group->comm, sizeof(entry->comm));
 	fsgate_group_stats(group, &entry->stats);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_entry_fill);
-
-/**
- * fsgate_groups_gather() - describe the first live groups
- * @entries: room for @room entries, filled with the first groups in
- *	asking order
- * @room: entries at @entries; 0 just counts
- * @pid_ns: as fsgate_group_entry_fill()
- * @user_ns: as fsgate_group_entry_fill()
- *
- * Context: process context, may sleep; takes fsgate_groups_lock.
- * Return: how many groups there are, which may be more than @room.
- */
-unsigned int fsgate_groups_gather(struct fsgate_group_entry *entries,
-				  unsigned int room,
-				  struct pid_namespace *pid_ns,
-				  struct user_namespace *user_ns)
-{
-	struct fsgate_group *group;
-	unsigned int n = 0;
-
-	mutex_lock(&fsgate_groups_lock);
-	list_for_each_entry(group, &fsgate_groups, node) {
-		if (n < room)
-			fsgate_group_entry_fill(group, pid_ns, user_ns,
-						&entries[n]);
-		n++;
-	}
-	mutex_unlock(&fsgate_groups_lock);
-	return n;
-}
 
 /**
  * fsgate_group_alloc() - make a group, not yet published

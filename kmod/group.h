@@ -282,9 +282,5 @@ void fsgate_group_entry_fill(struct fsgate_group *group,
 			     struct pid_namespace *pid_ns,
 			     struct user_namespace *user_ns,
 			     struct fsgate_group_entry *entry);
-unsigned int fsgate_groups_gather(struct fsgate_group_entry *entries,
-				  unsigned int room,
-				  struct pid_namespace *pid_ns,
-				  struct user_namespace *user_ns);
 
 #endif /* _FSGATE_GROUP_H */

@@ -304,6 +304,14 @@ static void entry_fill_describes_the_group(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, entry.stats.rereported, 4);
 	KUNIT_EXPECT_EQ(test, entry.reserved[0] | entry.reserved[1] |
 			entry.reserved[2] | entry.reserved[3], 0);
+	/* Described as a group that is not persistent. */
+	KUNIT_EXPECT_STREQ(test, entry.name, "");
+	KUNIT_EXPECT_EQ(test, entry.owner | entry.persist_flags |
+			entry.absent_ms | entry.absent_verdict |
+			entry.absent_errno | entry.linger_ms, 0);
+	KUNIT_EXPECT_EQ(test, entry.absent_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	KUNIT_EXPECT_EQ(test, entry.linger_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	KUNIT_EXPECT_EQ(test, entry.attaches | entry.handovers, 0);
 }
 
 /* A group whose creator has no pid in the namespace asked about: 0. */
@@ -330,7 +338,7 @@ static struct fsgate_persist valid_persist(void)
 	};
 }
 
-/* Names: 1 to 63 of [A-Za-z0-9._@:-], NUL-padded to the end. */
+/* Names: 1 to 63 of [A-Za-z0-9._@:-], alphanumeric first, NUL-padded. */
 static void persist_check_names(struct kunit *test)
 {
 	struct fsgate_persist req = valid_persist();
@@ -346,6 +354,14 @@ static void persist_check_names(struct kunit *test)
 	req = valid_persist();
 	req.name[2] = '/';
 	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	/* "-" is /proc/fsgate/groups's "no name"; "-x" reads as an option. */
+	req = valid_persist();
+	strscpy_pad(req.name, "-", sizeof(req.name));
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	strscpy_pad(req.name, ".x", sizeof(req.name));
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), -EINVAL);
+	strscpy_pad(req.name, "x-", sizeof(req.name));
+	KUNIT_EXPECT_EQ(test, fsgate_persist_check(&req), 0);
 	req = valid_persist();
 	/* A byte after the NUL: not one name only. */
 	req.name[sizeof(req.name) - 1] = 'x';

@@ -39,6 +39,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <linux/workqueue.h>
 
 #include "event.h"
@@ -60,11 +61,13 @@
  * @until_removed: no linger bound
  * @removed: FSGATE_IOC_REMOVE made it an ordinary group again
  * @detached_at: jiffies when its last fd closed
+ * @attaches: FSGATE_IOC_ATTACH calls that gave an fd on it
+ * @handovers: those made while another fd was attached
  * @group: the group
  * @work: runs the absent and linger bounds (fsgate_persist_expire())
  *
- * Everything but @removed and @detached_at is set before the group is
- * made persistent and never changes.
+ * Everything but @removed, @detached_at and the counters is set before
+ * the group is made persistent and never changes.
  */
 struct fsgate_persistence {
 	char name[FSGATE_NAME_MAX];
@@ -75,6 +78,8 @@ struct fsgate_persistence {
 	bool until_removed;
 	bool removed;
 	unsigned long detached_at;
+	u64 attaches;
+	u64 handovers;
 	struct fsgate_group *group;
 	struct delayed_work work;
 };
@@ -88,14 +93,18 @@ MODULE_PARM_DESC(max_persistent_groups,
 
 static struct workqueue_struct *fsgate_persist_wq;
 
-/* A name: 1 to FSGATE_NAME_MAX - 1 of [A-Za-z0-9._@:-], NUL-padded. */
+/*
+ * A name: 1 to FSGATE_NAME_MAX - 1 of [A-Za-z0-9._@:-], a letter or digit
+ * first (never an option to a tool, nor /proc/fsgate/groups's "-" for no
+ * name), NUL-padded.
+ */
 static bool fsgate_persist_name_valid(const char *name)
 {
 	size_t len = strnlen(name, FSGATE_NAME_MAX), i;
 
-	if (!len || len == FSGATE_NAME_MAX)
+	if (!len || len == FSGATE_NAME_MAX || !isalnum(name[0]))
 		return false;
-	for (i = 0; i < len; i++)
+	for (i = 1; i < len; i++)
 		if (!isalnum(name[i]) && !strchr("._@:-", name[i]))
 			return false;
 	return !memchr_inv(name + len, 0, FSGATE_NAME_MAX - len);
@@ -288,6 +297,9 @@ struct fsgate_group *fsgate_persist_attach(const struct fsgate_attach *req)
 			group = ERR_PTR(ret);
 			goto out_unlock;
 		}
+		group->persist->attaches++;
+		if (group->attached)
+			group->persist->handovers++;
 		group->attached++;
 		fsgate_group_get(group);
 		/* Running already, it finds the group attached and stops. */
@@ -301,12 +313,24 @@ out_unlock:
 	return group;
 }
 
+/* When, in jiffies, the absent bound of a detached group passes. */
+static unsigned long fsgate_persist_absent_at(const struct fsgate_persistence *p)
+{
+	return p->detached_at + msecs_to_jiffies(p->absent_ms);
+}
+
+/* When the linger bound passes; meaningless with @until_removed. */
+static unsigned long fsgate_persist_linger_at(const struct fsgate_persistence *p)
+{
+	return p->detached_at + msecs_to_jiffies(p->linger_ms);
+}
+
 /* When the next bound of a group nobody is attached to passes. */
 static unsigned long fsgate_persist_next(const struct fsgate_group *group)
 {
 	const struct fsgate_persistence *p = group->persist;
-	unsigned long linger = p->detached_at + msecs_to_jiffies(p->linger_ms);
-	unsigned long absent = p->detached_at + msecs_to_jiffies(p->absent_ms);
+	unsigned long linger = fsgate_persist_linger_at(p);
+	unsigned long absent = fsgate_persist_absent_at(p);
 
 	if (!READ_ONCE(group->absent) && (p->until_removed ||
 					  time_before(absent, linger)))
@@ -456,11 +480,10 @@ static void fsgate_persist_expire(struct work_struct *work)
 	if (group->attached || group->torn)
 		goto out_unlock;
 	if (!p->removed && !READ_ONCE(group->absent) &&
-	    !time_before(now, p->detached_at + msecs_to_jiffies(p->absent_ms)))
+	    !time_before(now, fsgate_persist_absent_at(p)))
 		absent = fsgate_persist_go_absent(group);
 	if (p->removed || (!p->until_removed &&
-			   !time_before(now, p->detached_at +
-						msecs_to_jiffies(p->linger_ms)))) {
+			   !time_before(now, fsgate_persist_linger_at(p)))) {
 		group->torn = true;
 		teardown = true;
 	} else if (!READ_ONCE(group->absent) || !p->until_removed) {
@@ -507,19 +530,53 @@ int fsgate_persist_remove(const struct fsgate_attach *req)
 	return 0;
 }
 
+/* Milliseconds from @now until @deadline, 0 once it passed. */
+static u32 fsgate_persist_ms_left(unsigned long deadline, unsigned long now)
+{
+	return time_before(now, deadline) ? jiffies_to_msecs(deadline - now) : 0;
+}
+
 /**
- * fsgate_persist_name() - the name of a group, for /proc/fsgate/groups
+ * fsgate_persist_entry_fill() - describe what makes a group persistent
  * @group: a group on fsgate_groups
+ * @user_ns: the user namespace its owner's uid is given in
+ * @entry: filled by fsgate_group_entry_fill(); its persistent-group
+ *	fields are set here
+ *
+ * A group FSGATE_IOC_REMOVE made ordinary again is described as one that
+ * was never persistent: its name is free for another group at once.
  *
  * Context: fsgate_groups_lock held.
- * Return: its name, or "-" if it is not persistent, or no longer is
- * (removed: the name is free for another group at once).
  */
-const char *fsgate_persist_name(const struct fsgate_group *group)
+void fsgate_persist_entry_fill(const struct fsgate_group *group,
+			       struct user_namespace *user_ns,
+			       struct fsgate_group_entry *entry)
 {
+	const struct fsgate_persistence *p = group->persist;
+	unsigned long now = jiffies;
+
 	lockdep_assert_held(&fsgate_groups_lock);
-	return group->persist && !group->persist->removed ?
-	       group->persist->name : "-";
+	if (!p || p->removed)
+		return;
+	BUILD_BUG_ON(sizeof(entry->name) != sizeof(p->name));
+	memcpy(entry->name, p->name, sizeof(entry->name));
+	entry->owner = from_kuid_munged(user_ns, p->owner);
+	entry->persist_flags = p->until_removed ?
+			       FSGATE_PERSIST_UNTIL_REMOVED : 0;
+	entry->absent_ms = p->absent_ms;
+	entry->absent_verdict = p->absent_verdict ? FSGATE_VERDICT_DENY :
+				FSGATE_VERDICT_ALLOW;
+	entry->absent_errno = -p->absent_verdict;
+	entry->linger_ms = p->linger_ms;
+	entry->attaches = p->attaches;
+	entry->handovers = p->handovers;
+	if (group->attached)
+		return;
+	entry->absent_left_ms = READ_ONCE(group->absent) ? 0 :
+		fsgate_persist_ms_left(fsgate_persist_absent_at(p), now);
+	if (!p->until_removed)
+		entry->linger_left_ms =
+			fsgate_persist_ms_left(fsgate_persist_linger_at(p), now);
 }
 
 /**

@@ -8,6 +8,7 @@
 struct file;
 struct fsgate_group;
 struct seq_file;
+struct user_namespace;
 
 int fsgate_persist_check(const struct fsgate_persist *req);
 int fsgate_persist_set(struct fsgate_group *group,
@@ -18,7 +19,9 @@ bool fsgate_persist_detach(struct fsgate_group *group,
 void fsgate_persist_teardown(struct fsgate_group *group);
 int fsgate_persist_remove(const struct fsgate_attach *req);
 void fsgate_persist_show(struct seq_file *m, struct fsgate_group *group);
-const char *fsgate_persist_name(const struct fsgate_group *group);
+void fsgate_persist_entry_fill(const struct fsgate_group *group,
+			       struct user_namespace *user_ns,
+			       struct fsgate_group_entry *entry);
 int fsgate_persist_init(void);
 void fsgate_persist_exit(void);
 

@@ -44,22 +44,33 @@ static void fsgate_groups_stop(struct seq_file *m, void *v)
 /* What seq_escape() writes as \ooo in a field: whitespace and itself. */
 #define FSGATE_PROC_ESCAPE	" \t\n\r\v\f\\"
 
+/* " " and a bound's time left, or "-" for one that is not running. */
+static void fsgate_proc_ms_left(struct seq_file *m, u32 ms)
+{
+	if (ms == FSGATE_GROUP_NO_DEADLINE)
+		seq_puts(m, " -");
+	else
+		seq_printf(m, " %u", ms);
+}
+
 static int fsgate_groups_show(struct seq_file *m, void *v)
 {
 	struct pid_namespace *ns = proc_pid_ns(file_inode(m->file)->i_sb);
 	const struct fsgate_stats *stats;
 	struct fsgate_group_entry entry;
+	struct fsgate_group *group;
 
 	if (v == &fsgate_groups) {
-		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted extended filtered absent rereported attached name\n");
+		seq_puts(m, "id pid comm class priority marks queued delivered overflows pending asked answered denied timedout orphaned cancelled perm_overflows cached unopened cache_entries cache_evictions cache_flushes muted extended filtered absent rereported attached absent_left_ms linger_left_ms attaches handovers name\n");
 		return 0;
 	}
-	fsgate_group_entry_fill(list_entry(v, struct fsgate_group, node), ns,
-				seq_user_ns(m), &entry);
+	group = list_entry(v, struct fsgate_group, node);
+	fsgate_group_entry_fill(group, ns, seq_user_ns(m), &entry);
+	fsgate_persist_entry_fill(group, seq_user_ns(m), &entry);
 	stats = &entry.stats;
 	seq_printf(m, "%llu %d ", entry.id, entry.pid);
 	seq_escape(m, entry.comm, FSGATE_PROC_ESCAPE);
-	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %u ",
+	seq_printf(m, " %s %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %u",
 		   fsgate_class_name(entry.flags), entry.priority,
 		   stats->marks, stats->queued, stats->delivered,
 		   stats->overflows, stats->pending, stats->asked,
@@ -69,9 +80,11 @@ static int fsgate_groups_show(struct seq_file *m, void *v)
 		   stats->cache_evictions, stats->cache_flushes, stats->muted,
 		   stats->extended, stats->filtered, stats->absent,
 		   stats->rereported, entry.attached);
-	seq_escape(m, fsgate_persist_name(list_entry(v, struct fsgate_group,
-						     node)),
-		   FSGATE_PROC_ESCAPE);
+	fsgate_proc_ms_left(m, entry.absent_left_ms);
+	fsgate_proc_ms_left(m, entry.linger_left_ms);
+	seq_printf(m, " %llu %llu ", entry.attaches, entry.handovers);
+	/* Last, where scripts written before the columns above found it. */
+	seq_escape(m, *entry.name ? entry.name : "-", FSGATE_PROC_ESCAPE);
 	seq_putc(m, '\n');
 	return 0;
 }

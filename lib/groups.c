@@ -13,6 +13,7 @@
  * The file is root's (mode 0400): others get EACCES.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,16 @@
 #define LINE_MAX_LEN 1024
 #define COLUMNS_MAX 64
 
+/* Columns other than counters, in the order of fixed_names. */
 enum column {
-	COL_ID, COL_PID, COL_COMM, COL_CLASS, COL_PRIORITY, COL_STAT,
-	COL_UNKNOWN,
+	COL_ID, COL_PID, COL_COMM, COL_CLASS, COL_PRIORITY, COL_ATTACHED,
+	COL_NAME, COL_ABSENT_LEFT, COL_LINGER_LEFT, COL_ATTACHES,
+	COL_HANDOVERS, COL_STAT, COL_UNKNOWN,
+};
+
+static const char *const fixed_names[] = {
+	"id", "pid", "comm", "class", "priority", "attached", "name",
+	"absent_left_ms", "linger_left_ms", "attaches", "handovers",
 };
 
 /* The counters' columns, in struct fsgate_stats order. */
@@ -48,8 +56,6 @@ struct layout {
 
 static int parse_header(char *line, struct layout *l)
 {
-	static const char *const fixed[] = { "id", "pid", "comm", "class",
-					     "priority" };
 	char *save, *name;
 	size_t i;
 	int have_id = 0;
@@ -60,8 +66,8 @@ static int parse_header(char *line, struct layout *l)
 		if (l->n == COLUMNS_MAX)
 			return -1;
 		l->col[l->n] = COL_UNKNOWN;
-		for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			if (!strcmp(name, fixed[i]))
+		for (i = 0; i < sizeof(fixed_names) / sizeof(fixed_names[0]); i++)
+			if (!strcmp(name, fixed_names[i]))
 				l->col[l->n] = (enum column)i;
 		for (i = 0; i < STATS; i++)
 			if (!strcmp(name, stat_names[i])) {
@@ -115,13 +121,23 @@ static int parse_group(char *line, const struct layout *l,
 	size_t i = 0;
 
 	memset(g, 0, sizeof(*g));
+	g->absent_left_ms = FSGATE_GROUP_NO_DEADLINE;
+	g->linger_left_ms = FSGATE_GROUP_NO_DEADLINE;
 	for (field = strtok_r(line, " \t\n", &save); field;
 	     field = strtok_r(NULL, " \t\n", &save), i++) {
 		if (i >= l->n)
 			return -1;
+		/* "-": no name, or a bound that is not running. */
+		if (!strcmp(field, "-") && (l->col[i] == COL_NAME ||
+					    l->col[i] == COL_ABSENT_LEFT ||
+					    l->col[i] == COL_LINGER_LEFT))
+			continue;
 		switch (l->col[i]) {
 		case COL_COMM:
 			unescape(g->comm, sizeof(g->comm), field);
+			continue;
+		case COL_NAME:
+			unescape(g->name, sizeof(g->name), field);
 			continue;
 		case COL_CLASS:
 			snprintf(g->class_name, sizeof(g->class_name), "%s",
@@ -140,6 +156,16 @@ static int parse_group(char *line, const struct layout *l,
 			g->pid = (pid_t)n;
 		else if (l->col[i] == COL_PRIORITY)
 			g->priority = (unsigned int)n;
+		else if (l->col[i] == COL_ATTACHED)
+			g->attached = (unsigned int)n;
+		else if (l->col[i] == COL_ABSENT_LEFT)
+			g->absent_left_ms = (unsigned int)n;
+		else if (l->col[i] == COL_LINGER_LEFT)
+			g->linger_left_ms = (unsigned int)n;
+		else if (l->col[i] == COL_ATTACHES)
+			g->attaches = n;
+		else if (l->col[i] == COL_HANDOVERS)
+			g->handovers = n;
 		else
 			((__u64 *)&g->stats)[l->stat[i]] = n;
 	}
@@ -189,8 +215,8 @@ fail:
 	return -1;
 }
 
-/* The records this library asks for are the module's first version. */
-_Static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER0,
+/* The records this library asks for: the persistent groups' version. */
+_Static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER1,
 	       "struct fsgate_group_entry changed size");
 _Static_assert(sizeof(struct fsgate_groups) == 40,
 	       "struct fsgate_groups changed size");
@@ -213,8 +239,14 @@ static const char *class_name(__u32 class)
 	}
 }
 
+/*
+ * @e as the library describes a group; @persist: the module fills the
+ * persistent-group fields (FSGATE_FEATURE_GROUPS_PERSIST), where an older
+ * one leaves them zero.
+ */
 static void group_info_from_entry(struct fsgate_group_info *g,
-				  const struct fsgate_group_entry *e)
+				  const struct fsgate_group_entry *e,
+				  int persist)
 {
 	memset(g, 0, sizeof(*g));
 	g->id = e->id;
@@ -225,6 +257,24 @@ static void group_info_from_entry(struct fsgate_group_info *g,
 		 class_name(e->group_class));
 	g->priority = e->priority;
 	g->stats = e->stats;
+	g->attached = e->attached;
+	g->absent_left_ms = FSGATE_GROUP_NO_DEADLINE;
+	g->linger_left_ms = FSGATE_GROUP_NO_DEADLINE;
+	if (!persist)
+		return;
+	/* The module NUL-terminates it: names are at most 63 bytes. */
+	snprintf(g->name, sizeof(g->name), "%.*s", (int)sizeof(e->name) - 1,
+		 e->name);
+	g->owner = e->owner;
+	g->persist_flags = e->persist_flags;
+	g->absent_ms = e->absent_ms;
+	g->absent_verdict = e->absent_verdict;
+	g->absent_errno = e->absent_errno;
+	g->linger_ms = e->linger_ms;
+	g->absent_left_ms = e->absent_left_ms;
+	g->linger_left_ms = e->linger_left_ms;
+	g->attaches = e->attaches;
+	g->handovers = e->handovers;
 }
 
 /*
@@ -266,7 +316,8 @@ static int read_entries(int dev, struct fsgate_group_entry **entries)
 	return -1;
 }
 
-static ssize_t groups_from_device(struct fsgate_group_info **groups)
+static ssize_t groups_from_device(struct fsgate_group_info **groups,
+				  int persist)
 {
 	struct fsgate_group_entry *entries = NULL;
 	struct fsgate_group_info *list;
@@ -290,28 +341,78 @@ static ssize_t groups_from_device(struct fsgate_group_info **groups)
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		group_info_from_entry(&list[i], &entries[i]);
+		group_info_from_entry(&list[i], &entries[i], persist);
 	free(entries);
 	*groups = list;
 	return n;
 }
 
-/* Whether the loaded module lists its groups with FSGATE_IOC_GROUPS. */
-static int module_lists_groups(void)
+/* FSGATE_0.2's struct fsgate_group_info ended with @stats. */
+#define GROUP_INFO_SIZE_0_2 offsetof(struct fsgate_group_info, attached)
+/* Nothing between: a 0.2 array's records are this long. */
+_Static_assert(GROUP_INFO_SIZE_0_2 % _Alignof(struct fsgate_group_info) == 0,
+	       "FSGATE_0.2's records had padding after stats");
+
+/*
+ * The @n groups at @list as records of @size bytes: moved down within
+ * @list where the caller knows fewer fields, copied into a longer,
+ * zeroed array where it knows more. Return: the array, or NULL (@list
+ * freed) with errno ENOMEM.
+ */
+static void *records_of(struct fsgate_group_info *list, size_t n, size_t size)
+{
+	char *out;
+	size_t i;
+
+	if (size <= sizeof(*list)) {
+		for (i = 0; i < n; i++)
+			memmove((char *)list + i * size, &list[i], size);
+		return list;
+	}
+	out = calloc(n, size);
+	if (out)
+		for (i = 0; i < n; i++)
+			memcpy(out + i * size, &list[i], sizeof(*list));
+	free(list);
+	if (!out)
+		errno = ENOMEM;
+	return out;
+}
+
+static ssize_t groups_of_module(struct fsgate_group_info **groups)
 {
 	struct fsgate_version v;
 
-	return !fsgate_version(&v) && (v.features & FSGATE_FEATURE_GROUPS);
+	if (fsgate_version(&v) || !(v.features & FSGATE_FEATURE_GROUPS))
+		return groups_from_file(FSGATE_GROUPS_FILE, groups);
+	return groups_from_device(groups,
+				  !!(v.features & FSGATE_FEATURE_GROUPS_PERSIST));
 }
 
+ssize_t fsgate_groups_list(const char *path, struct fsgate_group_info **groups,
+			   size_t size)
+{
+	struct fsgate_group_info *list = NULL;
+	ssize_t n;
+
+	*groups = NULL;
+	if (size < GROUP_INFO_SIZE_0_2) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = path ? groups_from_file(path, &list) : groups_of_module(&list);
+	if (n <= 0)
+		return n;
+	*groups = records_of(list, (size_t)n, size);
+	return *groups ? n : -1;
+}
+
+/* FSGATE_0.2's entry point, which programs built before 0.6 call. */
+#undef fsgate_groups_read
+ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups);
 ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups)
 {
-	*groups = NULL;
-	if (path)
-		return groups_from_file(path, groups);
-	if (module_lists_groups())
-		return groups_from_device(groups);
-	return groups_from_file(FSGATE_GROUPS_FILE, groups);
+	return fsgate_groups_list(path, groups, GROUP_INFO_SIZE_0_2);
 }
 
 static int param_path(const char *name, char *buf, size_t len)

@@ -59,7 +59,7 @@ int __wrap_ioctl(int fd, unsigned long cmd, void *arg)
 
 	assert_int_equal(fd, FAKE_DEV);
 	assert_int_equal(cmd, FSGATE_IOC_GROUPS);
-	assert_int_equal(req->size, FSGATE_GROUP_ENTRY_SIZE_VER0);
+	assert_int_equal(req->size, FSGATE_GROUP_ENTRY_SIZE_VER1);
 	assert_int_equal(req->flags, 0);
 	assert_int_equal(req->reserved32, 0);
 	if (ioctls < sizeof(rooms) / sizeof(rooms[0]))
@@ -105,7 +105,8 @@ static int reset_fakes(void **state)
 {
 	(void)state;
 	memset(&fake_version, 0, sizeof(fake_version));
-	fake_version.features = FSGATE_FEATURE_VERSION | FSGATE_FEATURE_GROUPS;
+	fake_version.features = FSGATE_FEATURE_VERSION | FSGATE_FEATURE_GROUPS |
+				FSGATE_FEATURE_GROUPS_PERSIST;
 	fake_version_errno = 0;
 	memset(fake_groups, 0, sizeof(fake_groups));
 	fake_count = 0;
@@ -372,6 +373,159 @@ static void no_module_is_enoent(void **state)
 	assert_int_equal(ioctls, 0);
 }
 
+/* A persistent group's record: its name, bounds, time left, attaches. */
+static void persistent_groups_are_described(void **state)
+{
+	struct fsgate_group_entry *e = &fake_groups[1];
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_group(0, 7, FSGATE_CLASS_PRE_CONTENT, 3000);
+	fake_groups[0].attached = 1;
+	fake_groups[0].absent_left_ms = FSGATE_GROUP_NO_DEADLINE;
+	fake_groups[0].linger_left_ms = FSGATE_GROUP_NO_DEADLINE;
+	fake_group(1, 9, FSGATE_CLASS_CONTENT, 2000);
+	snprintf(e->name, sizeof(e->name), "fsgate-scan");
+	e->owner = 1000;
+	e->persist_flags = FSGATE_PERSIST_UNTIL_REMOVED;
+	e->absent_ms = 30000;
+	e->absent_verdict = FSGATE_VERDICT_DENY;
+	e->absent_errno = EIO;
+	e->absent_left_ms = 1234;
+	e->linger_left_ms = FSGATE_GROUP_NO_DEADLINE;
+	e->attaches = 3;
+	e->handovers = 1;
+	assert_int_equal(fsgate_groups_read(NULL, &g), 2);
+	assert_string_equal(g[0].name, "");
+	assert_int_equal(g[0].attached, 1);
+	assert_int_equal(g[0].absent_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	assert_string_equal(g[1].name, "fsgate-scan");
+	assert_int_equal(g[1].attached, 0);
+	assert_int_equal(g[1].owner, 1000);
+	assert_int_equal(g[1].persist_flags, FSGATE_PERSIST_UNTIL_REMOVED);
+	assert_int_equal(g[1].absent_ms, 30000);
+	assert_int_equal(g[1].absent_verdict, FSGATE_VERDICT_DENY);
+	assert_int_equal(g[1].absent_errno, EIO);
+	assert_int_equal(g[1].absent_left_ms, 1234);
+	assert_int_equal(g[1].linger_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	assert_int_equal(g[1].attaches, 3);
+	assert_int_equal(g[1].handovers, 1);
+	free(g);
+}
+
+/*
+ * A module before FSGATE_FEATURE_GROUPS_PERSIST zeroes what it does not
+ * know: no name, and no bound running (not one that has run out).
+ */
+static void an_older_module_has_no_persistent_fields(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_version.features &= ~FSGATE_FEATURE_GROUPS_PERSIST;
+	fake_group(0, 7, FSGATE_CLASS_PRE_CONTENT, 3000);
+	fake_groups[0].attached = 1;
+	/* What it would not write: the library must not read it. */
+	snprintf(fake_groups[0].name, sizeof(fake_groups[0].name), "junk");
+	fake_groups[0].attaches = 9;
+	assert_int_equal(fsgate_groups_read(NULL, &g), 1);
+	assert_int_equal(g[0].attached, 1);
+	assert_string_equal(g[0].name, "");
+	assert_int_equal(g[0].attaches, 0);
+	assert_int_equal(g[0].absent_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	assert_int_equal(g[0].linger_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	free(g);
+}
+
+/* The file's name and time-left columns; "-" where none applies. */
+static void the_files_persistent_columns(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	file_with("id attached name absent_left_ms linger_left_ms attaches handovers\n"
+		  "3 1 - - - 0 0\n"
+		  "5 0 hsm@srv 250 - 2 1\n"
+		  "6 0 scan 0 59000 1 0\n");
+	assert_int_equal(fsgate_groups_read(path, &g), 3);
+	assert_string_equal(g[0].name, "");
+	assert_int_equal(g[0].attached, 1);
+	assert_int_equal(g[0].absent_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	assert_int_equal(g[0].linger_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	assert_string_equal(g[1].name, "hsm@srv");
+	assert_int_equal(g[1].absent_left_ms, 250);
+	assert_int_equal(g[1].linger_left_ms, FSGATE_GROUP_NO_DEADLINE);
+	assert_int_equal(g[1].attaches, 2);
+	assert_int_equal(g[1].handovers, 1);
+	assert_int_equal(g[2].absent_left_ms, 0);
+	assert_int_equal(g[2].linger_left_ms, 59000);
+	free(g);
+	unlink(path);
+	/* "-" is a number nowhere else. */
+	file_with("id attached\n3 -\n");
+	assert_int_equal(fsgate_groups_read(path, &g), -1);
+	assert_int_equal(errno, EBADMSG);
+	unlink(path);
+}
+
+/* FSGATE_0.2's function, which <fsgate.h> now covers with a macro. */
+ssize_t (fsgate_groups_read)(const char *path,
+			     struct fsgate_group_info **groups);
+
+/* FSGATE_0.2's struct: the fields up to stats, nothing after. */
+struct group_info_0_2 {
+	uint64_t id;
+	pid_t pid;
+	char comm[17];
+	char class_name[16];
+	unsigned int priority;
+	struct fsgate_stats stats;
+};
+
+/*
+ * Programs built before FSGATE_0.6 call fsgate_groups_read() itself and
+ * index the array with the old size; a caller that knows more fields
+ * than the library gets them zeroed; one that knows too few, EINVAL.
+ */
+static void records_have_the_callers_size(void **state)
+{
+	struct group_info_0_2 *old;
+	struct fsgate_group_info *g;
+	char *big;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		fake_group(i, 10 + i, FSGATE_CLASS_NOTIF, 1000);
+	snprintf(fake_groups[2].name, sizeof(fake_groups[2].name), "n");
+	assert_int_equal((fsgate_groups_read)(NULL, &g), 3);
+	old = (struct group_info_0_2 *)g;
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(old[i].id, 10 + i);
+		assert_int_equal(old[i].pid, 100 + i);
+		assert_int_equal(old[i].stats.asked, 10 * i);
+		assert_int_equal(old[i].stats.filtered, 7);
+	}
+	free(g);
+	assert_int_equal(fsgate_groups_list(NULL, &g, sizeof(*g) + 40), 3);
+	big = (char *)g;
+	for (i = 0; i < 3; i++) {
+		g = (struct fsgate_group_info *)(big + i * (sizeof(*g) + 40));
+		assert_int_equal(g->id, 10 + i);
+		assert_int_equal(g->handovers, 0);
+		assert_string_equal(g->name, i == 2 ? "n" : "");
+		assert_true(!memcmp(big + i * (sizeof(*g) + 40) + sizeof(*g),
+				    (char[40]){ 0 }, 40));
+	}
+	free(big);
+	g = (void *)1;
+	assert_int_equal(fsgate_groups_list(NULL, &g,
+					    offsetof(struct fsgate_group_info,
+						     stats)), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_null(g);
+}
+
 static void parameter_names_stay_in_the_module(void **state)
 {
 	unsigned long long v;
@@ -410,6 +564,13 @@ int main(void)
 		cmocka_unit_test_setup(a_module_without_version_is_read_from_its_file,
 				       reset_fakes),
 		cmocka_unit_test_setup(no_module_is_enoent, reset_fakes),
+		cmocka_unit_test_setup(persistent_groups_are_described,
+				       reset_fakes),
+		cmocka_unit_test_setup(an_older_module_has_no_persistent_fields,
+				       reset_fakes),
+		cmocka_unit_test(the_files_persistent_columns),
+		cmocka_unit_test_setup(records_have_the_callers_size,
+				       reset_fakes),
 	};
 
 	return cmocka_run_group_tests_name("libfsgate_groups", tests, NULL, NULL);

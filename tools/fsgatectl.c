@@ -56,7 +56,9 @@ static void usage(FILE *f)
 "  status                 whether fsgate.ko is loaded, its groups and\n"
 "                         parameters\n"
 "  groups [-j|--json]     every group in asking order: id, pid, comm,\n"
-"                         class, priority, marks and counters\n"
+"                         class, priority, marks, counters, attached\n"
+"                         fds; a persistent group's name, absent verdict\n"
+"                         and the time left to its bounds\n"
 "  top [-d SEC] [-n N | -1|--once]\n"
 "                         each group's event and answer rates, pending\n"
 "                         events and timeouts, refreshed every SEC seconds\n"
@@ -185,7 +187,7 @@ static const char *const feature_names[] = {
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
 	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
 	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
-	"mute-exe-uid", "persist",
+	"mute-exe-uid", "persist", "groups-persist",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */
@@ -252,6 +254,75 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
+/* "allow", "deny" or "deny:ERRNO", as fsgatectl group create takes it. */
+static const char *absent_name(const struct fsgate_group_info *g)
+{
+	static char buf[32];
+
+	if (g->absent_verdict == FSGATE_VERDICT_ALLOW)
+		return "allow";
+	if (!g->absent_errno || g->absent_errno == EPERM)
+		return "deny";
+	snprintf(buf, sizeof(buf), "deny:%s",
+		 fsgate_deny_errno_name((int)g->absent_errno));
+	return buf;
+}
+
+/*
+ * The persist column: "-" for a group that is not persistent, else its
+ * name, its absent verdict, and with nobody attached what happens when:
+ * "fsgate-hsm deny:EIO, absent in 12.5 s, removed in 3600.0 s".
+ */
+static const char *persist_text(const struct fsgate_group_info *g,
+				char *buf, size_t len)
+{
+	int n;
+
+	if (!*g->name)
+		return "-";
+	n = snprintf(buf, len, "%s %s", g->name, absent_name(g));
+	if (g->absent_left_ms == 0)
+		n += snprintf(buf + n, len - (size_t)n, ", absent now");
+	else if (g->absent_left_ms != FSGATE_GROUP_NO_DEADLINE)
+		n += snprintf(buf + n, len - (size_t)n, ", absent in %.1f s",
+			      g->absent_left_ms / 1000.0);
+	if (g->linger_left_ms != FSGATE_GROUP_NO_DEADLINE)
+		snprintf(buf + n, len - (size_t)n, ", removed in %.1f s",
+			 g->linger_left_ms / 1000.0);
+	return buf;
+}
+
+/* A bound's time left in JSON: null for one that is not running. */
+static void ms_left_json(const char *key, unsigned int ms)
+{
+	if (ms == FSGATE_GROUP_NO_DEADLINE)
+		printf(",\"%s\":null", key);
+	else
+		printf(",\"%s\":%u", key, ms);
+}
+
+/* A persistent group's name and bounds, or null for another group. */
+static void persist_json(const struct fsgate_group_info *g)
+{
+	if (!*g->name) {
+		printf("null");
+		return;
+	}
+	printf("{\"name\":");
+	json_string(stdout, g->name);
+	printf(",\"owner\":%u,\"absent_ms\":%u,\"absent_verdict\":\"%s\","
+	       "\"linger_ms\":",
+	       (unsigned int)g->owner, g->absent_ms, absent_name(g));
+	if (g->persist_flags & FSGATE_PERSIST_UNTIL_REMOVED)
+		printf("null");
+	else
+		printf("%u", g->linger_ms);
+	ms_left_json("absent_left_ms", g->absent_left_ms);
+	ms_left_json("linger_left_ms", g->linger_left_ms);
+	printf(",\"attaches\":%" PRIu64 ",\"handovers\":%" PRIu64 "}",
+	       g->attaches, g->handovers);
+}
+
 static void group_json(const struct fsgate_group_info *g)
 {
 	const struct fsgate_stats *s = &g->stats;
@@ -264,7 +335,8 @@ static void group_json(const struct fsgate_group_info *g)
 	       "\"overflows\":%llu,\"pending\":%llu,\"asked\":%llu,"
 	       "\"answered\":%llu,\"denied\":%llu,\"timedout\":%llu,"
 	       "\"orphaned\":%llu,\"cancelled\":%llu,\"perm_overflows\":%llu,"
-	       "\"cached\":%llu}",
+	       "\"cached\":%llu,\"absent\":%llu,\"rereported\":%llu,"
+	       "\"attached\":%u,\"persist\":",
 	       g->priority, (unsigned long long)s->marks,
 	       (unsigned long long)s->queued, (unsigned long long)s->delivered,
 	       (unsigned long long)s->overflows, (unsigned long long)s->pending,
@@ -272,7 +344,10 @@ static void group_json(const struct fsgate_group_info *g)
 	       (unsigned long long)s->denied, (unsigned long long)s->timedout,
 	       (unsigned long long)s->orphaned, (unsigned long long)s->cancelled,
 	       (unsigned long long)s->perm_overflows,
-	       (unsigned long long)s->cached);
+	       (unsigned long long)s->cached, (unsigned long long)s->absent,
+	       (unsigned long long)s->rereported, g->attached);
+	persist_json(g);
+	putchar('}');
 }
 
 static int cmd_groups(int argc, char **argv)
@@ -303,14 +378,15 @@ static int cmd_groups(int argc, char **argv)
 		}
 		puts("]");
 	} else {
-		printf("%-5s %-7s %-15s %-11s %8s %6s %7s %7s %9s %9s %7s %8s %8s %9s\n",
+		printf("%-5s %-7s %-15s %-11s %8s %6s %7s %7s %9s %9s %7s %8s %8s %9s %8s %s\n",
 		       "id", "pid", "comm", "class", "priority", "marks",
 		       "queued", "pending", "delivered", "asked", "denied",
-		       "timedout", "orphaned", "cached");
+		       "timedout", "orphaned", "cached", "attached", "persist");
 		for (i = 0; i < n; i++) {
 			const struct fsgate_stats *s = &g[i].stats;
+			char state[160];
 
-			printf("%-5" PRIu64 " %-7d %-15s %-11s %8u %6llu %7llu %7llu %9llu %9llu %7llu %8llu %8llu %9llu\n",
+			printf("%-5" PRIu64 " %-7d %-15s %-11s %8u %6llu %7llu %7llu %9llu %9llu %7llu %8llu %8llu %9llu %8u %s\n",
 			       g[i].id, g[i].pid, g[i].comm, g[i].class_name,
 			       g[i].priority, (unsigned long long)s->marks,
 			       (unsigned long long)s->queued,
@@ -320,7 +396,8 @@ static int cmd_groups(int argc, char **argv)
 			       (unsigned long long)s->denied,
 			       (unsigned long long)s->timedout,
 			       (unsigned long long)s->orphaned,
-			       (unsigned long long)s->cached);
+			       (unsigned long long)s->cached, g[i].attached,
+			       persist_text(&g[i], state, sizeof(state)));
 		}
 	}
 	free(g);

@@ -587,6 +587,24 @@ int fsgate_pid_uid(pid_t pid, uid_t *uid);
  * @class_name: "notif", "content" or "pre-content"
  * @priority: its priority; groups are listed highest first
  * @stats: its counters, as fsgate_stats() gives them to the group itself
+ * @attached: group fds open on it (0: a persistent group that waits)
+ * @name: a persistent group's name; "" for any other group
+ * @owner: a persistent group's owner
+ * @persist_flags: FSGATE_PERSIST_* flags it was made persistent with
+ * @absent_ms: its absent bound
+ * @absent_verdict: FSGATE_VERDICT_ALLOW or FSGATE_VERDICT_DENY
+ * @absent_errno: with FSGATE_VERDICT_DENY, the errno accesses get
+ * @linger_ms: its linger bound; 0 if it persists until removed
+ * @absent_left_ms: with nobody attached, milliseconds until its absent
+ *	verdict decides, 0 once it does; FSGATE_GROUP_NO_DEADLINE otherwise
+ * @linger_left_ms: with nobody attached, milliseconds until it is torn
+ *	down; FSGATE_GROUP_NO_DEADLINE otherwise
+ * @attaches: fsgate_attach() calls that gave an fd on it
+ * @handovers: those made while another fd was attached
+ *
+ * The fields from @attached on are FSGATE_0.6's; the module fills those
+ * of persistent groups where it has FSGATE_FEATURE_GROUPS_PERSIST.
+ * Programs built with an older <fsgate.h> get the fields up to @stats.
  */
 struct fsgate_group_info {
 	uint64_t id;
@@ -595,27 +613,53 @@ struct fsgate_group_info {
 	char class_name[16];
 	unsigned int priority;
 	struct fsgate_stats stats;
+	unsigned int attached;
+	char name[FSGATE_NAME_MAX];
+	uid_t owner;
+	unsigned int persist_flags;
+	unsigned int absent_ms;
+	unsigned int absent_verdict;
+	unsigned int absent_errno;
+	unsigned int linger_ms;
+	unsigned int absent_left_ms;
+	unsigned int linger_left_ms;
+	uint64_t attaches;
+	uint64_t handovers;
 };
 
 /**
- * fsgate_groups_read() - every group, in asking order
+ * fsgate_groups_list() - every group, in asking order
  * @path: NULL for the loaded module's list, or a file in the format of
  *	FSGATE_GROUPS_FILE to read instead
- * @groups: set to a malloc()ed array the caller frees, NULL for none
+ * @groups: set to a malloc()ed array of records of @size bytes each, which
+ *	the caller frees; NULL for none
+ * @size: sizeof(struct fsgate_group_info) as the caller knows it, at
+ *	least the size FSGATE_0.2 had (up to @stats)
  *
  * With @path NULL the list comes from FSGATE_IOC_GROUPS where the module
  * offers it (FSGATE_FEATURE_GROUPS), and from FSGATE_GROUPS_FILE where it
  * does not. In the file, columns are found by the names in its header
  * line: a column a later module adds is skipped, one an older module
- * lacks reads as 0.
+ * lacks reads as 0 ("-" for a name or a time left that does not apply).
+ * Call it as fsgate_groups_read(), which passes the size.
  *
  * Return: how many groups, or -1 with errno set: ENOENT when fsgate.ko
  * is not loaded, EPERM (ioctl) or EACCES (file) without privilege,
  * EBADMSG for a file that is not a group list, EAGAIN if groups kept
- * coming faster than the list could be read.
+ * coming faster than the list could be read, EINVAL for a @size below
+ * FSGATE_0.2's.
  */
-ssize_t fsgate_groups_read(const char *path,
-			   struct fsgate_group_info **groups);
+ssize_t fsgate_groups_list(const char *path, struct fsgate_group_info **groups,
+			   size_t size);
+
+/*
+ * fsgate_groups_read(path, groups): fsgate_groups_list() with the size of
+ * the struct fsgate_group_info this header declares. (Programs built
+ * before FSGATE_0.6 call a function of that name, which fills the
+ * fields up to @stats.)
+ */
+#define fsgate_groups_read(path, groups) \
+	fsgate_groups_list((path), (groups), sizeof(**(groups)))
 
 /**
  * fsgate_param_get() - read a module parameter

@@ -1038,6 +1038,33 @@ static void op_proc_groups(struct fz *fz)
 }
 
 /*
+ * A persistent group's time left never exceeds its bound, and it has a
+ * bound running only with nobody attached; any other group has none.
+ */
+static void fz_groups_check_bounds(struct fz *fz,
+				   const struct fsgate_group_entry *e)
+{
+	bool absent_runs = e->absent_left_ms != FSGATE_GROUP_NO_DEADLINE;
+	bool linger_runs = e->linger_left_ms != FSGATE_GROUP_NO_DEADLINE;
+
+	if (!e->name[0] || e->attached) {
+		if (absent_runs || linger_runs)
+			fz_fail(fz, "FSGATE_IOC_GROUPS: group %llu (\"%.*s\", %u attached) has a bound running: %u, %u ms left",
+				(unsigned long long)e->id,
+				(int)sizeof(e->name) - 1, e->name, e->attached,
+				e->absent_left_ms, e->linger_left_ms);
+		return;
+	}
+	if ((absent_runs && e->absent_left_ms > e->absent_ms) ||
+	    (linger_runs && e->linger_left_ms > e->linger_ms) ||
+	    linger_runs == !!(e->persist_flags & FSGATE_PERSIST_UNTIL_REMOVED))
+		fz_fail(fz, "FSGATE_IOC_GROUPS: \"%.*s\": %u of %u ms absent, %u of %u ms linger left (flags %#x)",
+			(int)sizeof(e->name) - 1, e->name, e->absent_left_ms,
+			e->absent_ms, e->linger_left_ms, e->linger_ms,
+			e->persist_flags);
+}
+
+/*
  * FSGATE_IOC_GROUPS with a record size that is short, the module's own,
  * longer or past a page, room for a few groups or none, and sometimes
  * memory that cannot be written; what it copies is in asking order.
@@ -1046,8 +1073,8 @@ static void op_groups(struct fz *fz)
 {
 	static const unsigned int sizes[] = {
 		0, FSGATE_GROUP_ENTRY_SIZE_VER0 - 8, FSGATE_GROUP_ENTRY_SIZE_VER0,
-		FSGATE_GROUP_ENTRY_SIZE_VER0, FSGATE_GROUP_ENTRY_SIZE_VER0 + 24,
-		4096, 4097,
+		FSGATE_GROUP_ENTRY_SIZE_VER1, FSGATE_GROUP_ENTRY_SIZE_VER1,
+		FSGATE_GROUP_ENTRY_SIZE_VER1 + 24, 4096, 4097,
 	};
 	static _Thread_local unsigned char buf[8 * 4096];
 	struct fsgate_groups req = { .size = FZ_PICK(fz, sizes) };
@@ -1073,6 +1100,8 @@ static void op_groups(struct fz *fz)
 		if (prev && prev->priority < e->priority)
 			fz_fail(fz, "FSGATE_IOC_GROUPS: priority %u before %u",
 				prev->priority, e->priority);
+		if (req.size >= FSGATE_GROUP_ENTRY_SIZE_VER1)
+			fz_groups_check_bounds(fz, e);
 	}
 }
 

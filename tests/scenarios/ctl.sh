@@ -54,7 +54,7 @@ result $? "groups: in asking order, with comm, class and priority" \
 	$d/groups.out
 
 fsgatectl groups --json >$d/groups.json
-grep -q '^\[{"id":[0-9]*,"pid":[0-9]*,"comm":"scanner","class":"content","priority":2000,"marks":1,.*"cached":0},{"id":[0-9]*,"pid":[0-9]*,"comm":"fsgate-monitor","class":"notif","priority":1000,.*}\]$' \
+grep -q '^\[{"id":[0-9]*,"pid":[0-9]*,"comm":"scanner","class":"content","priority":2000,"marks":1,.*"cached":0,"absent":0,"rereported":0,"attached":1,"persist":null},{"id":[0-9]*,"pid":[0-9]*,"comm":"fsgate-monitor","class":"notif","priority":1000,.*}\]$' \
 	$d/groups.json
 result $? "groups --json: one array, the fields named" $d/groups.json
 

@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..6"
+echo "1..8"
 
 fsgatectl group create gate --class content --priority 2500 \
 	--mark $d/w --absent deny:EIO --absent-ms 0 >$d/create.out 2>&1
@@ -33,11 +33,25 @@ st=$?
 [ $st != 0 ] && grep -q 'Input/output error' $d/cat.out
 result $? "with no daemon attached an open gets EIO, not the file" $d/cat.out
 
-# The name last, after the attached fds: 0.
-awk '$4 == "content" && $5 == 2500 && $(NF - 1) == 0 && $NF == "gate" { f = 1 }
+# Columns by the names of the header line: no fd attached, the name.
+awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+     $c["class"] == "content" && $c["priority"] == 2500 &&
+     $c["attached"] == 0 && $c["name"] == "gate" { f = 1 }
      END { exit !f }' /proc/fsgate/groups
 result $? "/proc/fsgate/groups lists it by name with no fd attached" \
 	/proc/fsgate/groups
+
+# fsgatectl names it, its absent verdict and that it decides by it now.
+fsgatectl groups >$d/groups.out 2>&1 &&
+	grep -q ' 0 gate deny:EIO, absent now$' $d/groups.out
+result $? "fsgatectl groups: no fd attached, the name, absent now" \
+	$d/groups.out
+
+fsgatectl groups --json >$d/groups.json 2>&1 &&
+	grep -q '"attached":0,"persist":{"name":"gate","owner":0,"absent_ms":0,"absent_verdict":"deny:EIO","linger_ms":null,"absent_left_ms":0,"linger_left_ms":null,"attaches":0,"handovers":0}' \
+		$d/groups.json
+result $? "fsgatectl groups --json: the persist object, kept until removed" \
+	$d/groups.json
 
 fsgatectl group create gate --mark $d/w >$d/again.out 2>&1
 st=$?

@@ -25,7 +25,7 @@
 /* More groups than any test makes, and those the guest may have. */
 #define ROOM 64
 /* A record size from a later release: the module zeroes the tail. */
-#define LONGER (FSGATE_GROUP_ENTRY_SIZE_VER0 + 40)
+#define LONGER (sizeof(struct fsgate_group_entry) + 40)
 /* What a record holds before the module writes it. */
 #define FILL 0xa5
 
@@ -355,6 +355,38 @@ TEST_F(three, longer_records_are_zero_filled)
 			       sizeof(buf) - (size_t)n * LONGER));
 }
 
+/*
+ * A caller that knows only the first version's records gets them at its
+ * stride: the first FSGATE_GROUP_ENTRY_SIZE_VER0 bytes of each entry,
+ * nothing written past its last record.
+ */
+TEST_F(three, first_version_records_hold_the_first_fields)
+{
+	static unsigned char buf[ROOM * FSGATE_GROUP_ENTRY_SIZE_VER0 + 64];
+	struct fsgate_group_entry e[ROOM];
+	int n, i;
+
+	n = list_all(e);
+	ASSERT_LE(3, n);
+	memset(buf, FILL, sizeof(buf));
+	ASSERT_EQ(n, list_groups(buf, ROOM, FSGATE_GROUP_ENTRY_SIZE_VER0));
+	for (i = 0; i < n; i++) {
+		const unsigned char *rec = buf + (size_t)i *
+					   FSGATE_GROUP_ENTRY_SIZE_VER0;
+		struct fsgate_group_entry got;
+
+		memset(&got, 0, sizeof(got));
+		memcpy(&got, rec, FSGATE_GROUP_ENTRY_SIZE_VER0);
+		EXPECT_EQ(e[i].id, got.id);
+		EXPECT_STREQ(e[i].comm, got.comm);
+		EXPECT_EQ(e[i].priority, got.priority);
+		EXPECT_EQ(e[i].attached, got.attached);
+	}
+	EXPECT_EQ(1, all_bytes(buf + (size_t)n * FSGATE_GROUP_ENTRY_SIZE_VER0,
+			       FILL, sizeof(buf) - (size_t)n *
+			       FSGATE_GROUP_ENTRY_SIZE_VER0));
+}
+
 /* An idle group's counters are those FSGATE_IOC_STATS gives the group. */
 TEST(counters_match_ioc_stats)
 {
@@ -424,8 +456,21 @@ TEST(records_match_proc_rows)
 		EXPECT_EQ(rows[i].priority, e[i].priority);
 		EXPECT_EQ(0, memcmp(&rows[i].stats, &e[i].stats,
 				    sizeof(e[i].stats)));
+		EXPECT_EQ(rows[i].attached, e[i].attached);
+		EXPECT_STREQ(rows[i].name, e[i].name);
+		EXPECT_EQ(rows[i].attaches, e[i].attaches);
+		EXPECT_EQ(rows[i].handovers, e[i].handovers);
+		/* Time runs between the two: the file's is no later. */
+		EXPECT_GE(e[i].absent_left_ms, rows[i].absent_left_ms);
+		EXPECT_GE(e[i].linger_left_ms, rows[i].linger_left_ms);
 	}
 	EXPECT_NE(NULL, entry_of(e, n, group_id(g[0])));
+	/* Groups that are not persistent: no name, no bound running. */
+	EXPECT_STREQ("", entry_of(e, n, group_id(g[0]))->name);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE,
+		  entry_of(e, n, group_id(g[0]))->absent_left_ms);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE,
+		  entry_of(e, n, group_id(g[0]))->linger_left_ms);
 	EXPECT_STREQ(comm, entry_of(e, n, group_id(g[0]))->comm);
 	free(rows);
 	close(g[1]);

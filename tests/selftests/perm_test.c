@@ -851,10 +851,11 @@ TEST_F(perm, counters_account_for_every_access)
 	 * /proc/fsgate/groups shows the same, after priority and marks, and
 	 * then no cache entries or evictions, no cache flush, nothing muted,
 	 * no request for more time, nothing filtered, no absent verdict,
-	 * nothing re-reported; one fd attached, no name.
+	 * nothing re-reported; one fd attached, no bound running (it is not
+	 * persistent), no attach or handover, no name.
 	 */
 	snprintf(want, sizeof(want),
-		 " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 1 -\n");
+		 " 2000 1 0 2 0 0 3 2 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 1 - - 0 0 -\n");
 	f = fopen("/proc/fsgate/groups", "re");
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f))

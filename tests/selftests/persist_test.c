@@ -146,23 +146,31 @@ static struct fsgate_stats stats_of(const char *name)
 	return st;
 }
 
-/* Whether a line of /proc/fsgate/groups ends with the name @name. */
+/*
+ * The row of the group named @name in /proc/fsgate/groups (@proc) or in
+ * FSGATE_IOC_GROUPS's records (!@proc), as libfsgate reads them; false
+ * if none has the name.
+ */
+static bool listed(const char *name, bool proc, struct fsgate_group_info *row)
+{
+	struct fsgate_group_info *rows = NULL;
+	bool found = false;
+	ssize_t n, i;
+
+	n = fsgate_groups_read(proc ? FSGATE_GROUPS_FILE : NULL, &rows);
+	for (i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name)) {
+			if (row)
+				*row = rows[i];
+			found = true;
+		}
+	free(rows);
+	return found;
+}
+
 static bool listed_by_name(const char *name)
 {
-	char line[1024], tail[FSGATE_NAME_MAX + 2];
-	bool found = false;
-	size_t len;
-	FILE *f = fopen("/proc/fsgate/groups", "re");
-
-	snprintf(tail, sizeof(tail), " %s\n", name);
-	while (f && fgets(line, sizeof(line), f)) {
-		len = strlen(line);
-		found |= len > strlen(tail) &&
-			 !strcmp(line + len - strlen(tail), tail);
-	}
-	if (f)
-		fclose(f);
-	return found;
+	return listed(name, true, NULL);
 }
 
 /* Whether @pid is still running (waiting for its open) after @ms. */
@@ -667,6 +675,7 @@ TEST_F(persist, persistent_groups_are_bounded)
 /* /proc/fsgate/groups and fdinfo name the group and count its fds. */
 TEST_F(persist, the_group_is_listed_with_its_name)
 {
+	struct fsgate_group_info row;
 	char line[1024], path[64];
 	bool found = false;
 	FILE *f;
@@ -685,7 +694,117 @@ TEST_F(persist, the_group_is_listed_with_its_name)
 	close(g);
 
 	/* No fd attached, then the name. */
-	EXPECT_TRUE(listed_by_name("0 " NAME));
+	ASSERT_TRUE(listed_by_name(NAME));
+	ASSERT_TRUE(listed(NAME, true, &row));
+	EXPECT_EQ(0, row.attached);
+	EXPECT_EQ(0, fsgate_remove(NAME));
+}
+
+/* The time left to a group's bounds, in ms, from the ioctl then the file. */
+struct left {
+	unsigned int ioc_absent, ioc_linger, proc_absent, proc_linger;
+};
+
+static struct left left_of(const char *name)
+{
+	struct fsgate_group_info row;
+	struct left l = { 0, 0, 0, 0 };
+
+	if (listed(name, false, &row)) {
+		l.ioc_absent = row.absent_left_ms;
+		l.ioc_linger = row.linger_left_ms;
+	}
+	if (listed(name, true, &row)) {
+		l.proc_absent = row.absent_left_ms;
+		l.proc_linger = row.linger_left_ms;
+	}
+	return l;
+}
+
+/*
+ * FSGATE_IOC_GROUPS and /proc/fsgate/groups describe a persistent group:
+ * its name, owner and bounds, how many fds are attached, the attaches
+ * and handovers, and with nobody attached the time left to each bound,
+ * which runs down; a group attached, or made to persist until removed,
+ * has no bound running; one decided by its absent verdict has 0 left; a
+ * removed group has no name.
+ */
+TEST_F(persist, the_list_shows_the_bounds_and_the_time_left)
+{
+	struct fsgate_group_info row;
+	struct left l1, l2;
+	int g, a, b;
+
+	g = id_group(self->dir, PERM_LONG_MS);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, make_persistent(g, NAME, 60000, FSGATE_VERDICT_DENY, EIO,
+				     120000));
+	ASSERT_TRUE(listed(NAME, false, &row));
+	EXPECT_EQ(1, row.attached);
+	EXPECT_EQ(getuid(), row.owner);
+	EXPECT_EQ(0, row.persist_flags);
+	EXPECT_EQ(60000, row.absent_ms);
+	EXPECT_EQ(FSGATE_VERDICT_DENY, row.absent_verdict);
+	EXPECT_EQ(EIO, row.absent_errno);
+	EXPECT_EQ(120000, row.linger_ms);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.absent_left_ms);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.linger_left_ms);
+	EXPECT_EQ(0, row.attaches);
+	EXPECT_EQ(0, row.handovers);
+
+	/* A second fd while the first is open: a handover. */
+	a = fsgate_attach(NAME, FSGATE_CLOEXEC);
+	ASSERT_LE(0, a);
+	ASSERT_TRUE(listed(NAME, true, &row));
+	EXPECT_EQ(2, row.attached);
+	EXPECT_EQ(1, row.attaches);
+	EXPECT_EQ(1, row.handovers);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.absent_left_ms);
+	close(a);
+	close(g);
+
+	/* Nobody attached: both bounds run, and run down. */
+	l1 = left_of(NAME);
+	EXPECT_LT(0, l1.ioc_absent);
+	EXPECT_GE(60000, l1.ioc_absent);
+	EXPECT_LT(l1.ioc_absent, l1.ioc_linger);
+	EXPECT_GE(120000, l1.ioc_linger);
+	EXPECT_GE(l1.ioc_absent, l1.proc_absent);
+	EXPECT_GE(l1.ioc_linger, l1.proc_linger);
+	usleep(300 * 1000);
+	l2 = left_of(NAME);
+	EXPECT_GT(l1.proc_absent, l2.ioc_absent);
+	EXPECT_GT(l1.proc_linger, l2.ioc_linger);
+
+	/* Attached again: no bound runs; not a handover. */
+	b = fsgate_attach(NAME, FSGATE_CLOEXEC);
+	ASSERT_LE(0, b);
+	ASSERT_TRUE(listed(NAME, false, &row));
+	EXPECT_EQ(1, row.attached);
+	EXPECT_EQ(2, row.attaches);
+	EXPECT_EQ(1, row.handovers);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.absent_left_ms);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.linger_left_ms);
+	EXPECT_EQ(0, fsgate_remove(NAME));
+	/* Removed: listed without a name, as an ordinary group. */
+	EXPECT_FALSE(listed(NAME, false, NULL));
+	EXPECT_FALSE(listed(NAME, true, NULL));
+	close(b);
+
+	/* Absent at once, kept until removed: 0 left, no linger bound. */
+	g = id_group(self->dir, PERM_LONG_MS);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, make_persistent(g, NAME, 0, FSGATE_VERDICT_ALLOW, 0, 0));
+	close(g);
+	ASSERT_TRUE(listed(NAME, false, &row));
+	EXPECT_EQ(FSGATE_PERSIST_UNTIL_REMOVED, row.persist_flags);
+	EXPECT_EQ(FSGATE_VERDICT_ALLOW, row.absent_verdict);
+	EXPECT_EQ(0, row.absent_errno);
+	EXPECT_EQ(0, row.absent_left_ms);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.linger_left_ms);
+	ASSERT_TRUE(listed(NAME, true, &row));
+	EXPECT_EQ(0, row.absent_left_ms);
+	EXPECT_EQ(FSGATE_GROUP_NO_DEADLINE, row.linger_left_ms);
 	EXPECT_EQ(0, fsgate_remove(NAME));
 }
 

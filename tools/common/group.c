@@ -74,17 +74,6 @@ const char *group_absent_name(const struct fsgate_persist *req, char *buf,
 	return buf;
 }
 
-/* 1 to 63 of [A-Za-z0-9._@:-], as the module takes them. */
-static int name_valid(const char *s)
-{
-	size_t len = strlen(s);
-
-	if (!len || len >= FSGATE_NAME_MAX)
-		return 0;
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789._@:-") == len;
-}
-
 const char *group_persist_set(struct group_persist *p, const char *key,
 			      const char *value)
 {
@@ -95,9 +84,8 @@ const char *group_persist_set(struct group_persist *p, const char *key,
 			p->req.name[0] = '\0';
 			return NULL;
 		}
-		if (!name_valid(value))
-			return "not a group name (1 to 63 of A-Z a-z 0-9 . _ @ : -) nor no";
-		snprintf(p->req.name, sizeof(p->req.name), "%s", value);
+		if (parse_persist_name(value, strlen(value), p->req.name) < 0)
+			return "not a group name (1 to 63 of A-Z a-z 0-9 . _ @ : -, a letter or digit first) nor no";
 		return NULL;
 	}
 	if (!strcmp(key, "absent")) {

@@ -684,6 +684,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_MUTE_EXE_UID	(1ULL << 20)
 /* FSGATE_IOC_PERSIST, FSGATE_IOC_ATTACH, FSGATE_IOC_REMOVE */
 #define FSGATE_FEATURE_PERSIST		(1ULL << 21)
+/* FSGATE_IOC_GROUPS fills records of FSGATE_GROUP_ENTRY_SIZE_VER1 */
+#define FSGATE_FEATURE_GROUPS_PERSIST	(1ULL << 22)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
@@ -717,6 +719,14 @@ struct fsgate_version {
 
 /* The first size of struct fsgate_group_entry; a longer one gets its own. */
 #define FSGATE_GROUP_ENTRY_SIZE_VER0	256
+/* @name onward: what makes a group persistent and how long it waits. */
+#define FSGATE_GROUP_ENTRY_SIZE_VER1	368
+
+/* Room for a persistent group's name, its NUL included. */
+#define FSGATE_NAME_MAX			64
+
+/* A bound that is not running: a daemon is attached, or there is none. */
+#define FSGATE_GROUP_NO_DEADLINE	0xffffffff
 
 /**
  * struct fsgate_group_entry - one group, as %FSGATE_IOC_GROUPS lists it
@@ -735,9 +745,33 @@ struct fsgate_version {
  * @stats: its counters, as %FSGATE_IOC_STATS gives them to the group
  *	itself (@stats.marks: the objects it marks)
  * @reserved: zero, for what is to come
+ * @name: a persistent group's name (%FSGATE_IOC_PERSIST), NUL-padded;
+ *	empty for any other group, and for one %FSGATE_IOC_REMOVE made
+ *	ordinary again (its name is free at once)
+ * @owner: a persistent group's owner, in the caller's user namespace
+ *	(the overflow uid if it has none there); 0 for any other group
+ * @persist_flags: the FSGATE_PERSIST_* flags it was made persistent with
+ * @absent_ms: its absent bound, as %FSGATE_IOC_PERSIST set it
+ * @absent_verdict: its absent verdict, FSGATE_VERDICT_ALLOW or _DENY
+ *	(0, FSGATE_VERDICT_ALLOW, for a group that is not persistent)
+ * @absent_errno: with FSGATE_VERDICT_DENY, the errno the access gets
+ * @linger_ms: its linger bound; 0 with %FSGATE_PERSIST_UNTIL_REMOVED
+ * @absent_left_ms: with nobody attached, the milliseconds until its
+ *	absent verdict decides what it holds (rounded up); 0 once it
+ *	decides every access by it; %FSGATE_GROUP_NO_DEADLINE while a
+ *	daemon is attached or for a group that is not persistent
+ * @linger_left_ms: with nobody attached, the milliseconds until it is
+ *	torn down (rounded up); %FSGATE_GROUP_NO_DEADLINE while a daemon
+ *	is attached, with %FSGATE_PERSIST_UNTIL_REMOVED, or for a group
+ *	that is not persistent
+ * @attaches: %FSGATE_IOC_ATTACH calls that gave an fd on it
+ * @handovers: those among @attaches made while another fd was attached
+ *	(a successor taking over from a running daemon)
  *
  * A module that appends fields keeps these at their offsets and gives
- * the longer struct a FSGATE_GROUP_ENTRY_SIZE_VER<n> of its own.
+ * the longer struct a FSGATE_GROUP_ENTRY_SIZE_VER<n> of its own. One
+ * before %FSGATE_FEATURE_GROUPS_PERSIST fills the first
+ * %FSGATE_GROUP_ENTRY_SIZE_VER0 bytes and zeroes the rest.
  */
 struct fsgate_group_entry {
 	__u64 id;
@@ -750,6 +784,17 @@ struct fsgate_group_entry {
 	__u32 attached;
 	struct fsgate_stats stats;
 	__u64 reserved[4];
+	char name[FSGATE_NAME_MAX];
+	__u32 owner;
+	__u32 persist_flags;
+	__u32 absent_ms;
+	__u32 absent_verdict;
+	__u32 absent_errno;
+	__u32 linger_ms;
+	__u32 absent_left_ms;
+	__u32 linger_left_ms;
+	__u64 attaches;
+	__u64 handovers;
 };
 
 /**
@@ -878,9 +923,9 @@ struct fsgate_filter {
  * for at most @absent_ms, then the group is absent: they, and every
  * access it is asked about until a daemon attaches, get its absent
  * verdict at once. Every access stays bounded by the group's timeout
- * and the module's max_chain_ms too.
+ * and the module's max_chain_ms too. FSGATE_NAME_MAX, the room for a
+ * name, is defined with struct fsgate_group_entry above.
  */
-#define FSGATE_NAME_MAX			64
 
 /* Flags of struct fsgate_persist. */
 #define FSGATE_PERSIST_UNTIL_REMOVED	0x00000001	/* no linger bound */
@@ -897,8 +942,9 @@ struct fsgate_filter {
  *	(%FSGATE_PERSIST_SIZE_VER0 or more; bytes fsgate does not know
  *	must be zero)
  * @flags: FSGATE_PERSIST_* flags
- * @name: 1 to %FSGATE_NAME_MAX - 1 characters of [A-Za-z0-9._@:-],
- *	NUL-terminated and NUL-padded, unique among the module's groups
+ * @name: 1 to %FSGATE_NAME_MAX - 1 characters of [A-Za-z0-9._@:-], a
+ *	letter or digit first, NUL-terminated and NUL-padded, unique among
+ *	the module's groups
  * @owner: the uid (in the caller's user namespace) whose processes may
  *	attach and remove it besides CAP_SYS_ADMIN, or
  *	%FSGATE_PERSIST_OWNER_SELF
