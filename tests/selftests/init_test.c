@@ -214,7 +214,7 @@ TEST(proc_lists_groups_in_priority_order)
 	struct fsgate_init init = base;
 	int fds[4], id, pid, n = 0, i;
 	unsigned int prio;
-	char line[256], comm[64], class[32];
+	char line[1024], comm[64], class[32];
 	FILE *f;
 
 	for (i = 0; i < 4; i++) {
