@@ -162,21 +162,11 @@ TEST_F(perm, exclude_self_does_not_ask_about_the_groups_own_process)
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
 	struct timespec t0;
-	int g, fd, go[2];
+	int g, fd, cue;
 	pid_t other;
-	char c;
 
-	ASSERT_EQ(0, pipe(go));
-	other = fork();
+	other = spawn_open_on_cue(self->file, &cue);
 	ASSERT_LE(0, other);
-	if (!other) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(100);
-		fd = open(self->file, O_RDONLY);
-		_exit(fd < 0 ? errno : 0);
-	}
-	close(go[0]);
 	/* Bounded, so that a failure cannot hang the test on itself. */
 	g = perm_group(FSGATE_CLASS_CONTENT | FSGATE_EXCLUDE_SELF, 2000, 2000,
 		       FSGATE_VERDICT_DENY, FSGATE_VERDICT_DEFAULT);
@@ -193,8 +183,7 @@ TEST_F(perm, exclude_self_does_not_ask_about_the_groups_own_process)
 	EXPECT_EQ(0, st.asked);
 	EXPECT_EQ(0, st.timedout);
 	/* Another process is asked. */
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	close(go[1]);
+	ASSERT_EQ(0, give_cue(cue));
 	ASSERT_EQ(0, next_event(g, NONE_MS * 3, &ev));
 	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FSGATE_DENY));
 	EXPECT_EQ(EPERM, reap(other));

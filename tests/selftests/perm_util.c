@@ -57,6 +57,40 @@ pid_t spawn_open(const char *path, int flags, int do_read)
 	_exit(0);
 }
 
+pid_t spawn_open_on_cue(const char *path, int *cue)
+{
+	int go[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(go))
+		return -1;
+	pid = fork();
+	if (pid) {
+		close(go[0]);
+		if (pid < 0)
+			close(go[1]);
+		else
+			*cue = go[1];
+		return pid;
+	}
+	close(go[1]);
+	if (read(go[0], &c, 1) != 1)
+		_exit(100);
+	close_inherited();
+	if (open(path, O_RDONLY) < 0)
+		_exit(errno);
+	_exit(0);
+}
+
+int give_cue(int cue)
+{
+	int ret = write(cue, "x", 1) == 1 ? 0 : -1;
+
+	close(cue);
+	return ret;
+}
+
 pid_t spawn_exec(const char *path)
 {
 	pid_t pid = fork();

@@ -70,6 +70,17 @@ int hsm_group(unsigned int priority);
  * @do_read); it exits 0, or with the errno that failed. */
 pid_t spawn_open(const char *path, int flags, int do_read);
 
+/*
+ * Fork a process now that opens @path (O_RDONLY) only once give_cue()
+ * writes to *@cue: a process that exists before the caller's next step
+ * (a group made, a daemon attached) but accesses after it. It exits 0,
+ * with the errno that failed, or 100 if the cue never came.
+ */
+pid_t spawn_open_on_cue(const char *path, int *cue);
+
+/* Let the process of spawn_open_on_cue() open; 0, or -1 with errno. */
+int give_cue(int cue);
+
 /* Fork a process that execs @path; it exits 0 if the exec worked. */
 pid_t spawn_exec(const char *path);
 

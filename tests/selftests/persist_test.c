@@ -494,7 +494,7 @@ TEST_F(persist, an_attached_daemon_is_left_out_by_exclude_self)
 		.orphan_verdict = FSGATE_VERDICT_DENY,
 	};
 	struct fanotify_event_metadata ev;
-	int g, fd, status, go[2];
+	int g, fd, status, cue;
 	pid_t maker, other;
 
 	maker = fork();
@@ -509,19 +509,8 @@ TEST_F(persist, an_attached_daemon_is_left_out_by_exclude_self)
 	ASSERT_EQ(maker, waitpid(maker, &status, 0));
 	ASSERT_EQ(0, status);
 	/* Forked before the attach: not the daemon's own, so asked. */
-	ASSERT_EQ(0, pipe(go));
-	other = fork();
+	other = spawn_open_on_cue(self->file, &cue);
 	ASSERT_LE(0, other);
-	if (other == 0) {
-		char c;
-
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(100);
-		fd = open(self->file, O_RDONLY);
-		_exit(fd < 0 ? errno : 0);
-	}
-	close(go[0]);
 
 	g = fsgate_attach(NAME, FSGATE_CLOEXEC | FSGATE_NONBLOCK);
 	ASSERT_LE(0, g);
@@ -533,8 +522,7 @@ TEST_F(persist, an_attached_daemon_is_left_out_by_exclude_self)
 	close(fd);
 	EXPECT_FALSE(readable(g, 100));
 	/* Another process's open: asked. */
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	close(go[1]);
+	ASSERT_EQ(0, give_cue(cue));
 	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
 	EXPECT_EQ(other, ev.pid);
 	EXPECT_EQ(sizeof(struct fanotify_response), answer(g, ev.fd, FAN_DENY));
