@@ -12,12 +12,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/fs.h>
 #include <time.h>
@@ -490,6 +492,96 @@ TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
 	EXPECT_EQ(1, st.timedout);
 	EXPECT_EQ(-1, answer(g, ev.fd, FSGATE_ALLOW));
 	EXPECT_EQ(ENOENT, errno);
+	close(g);
+}
+
+/*
+ * Fork a process that copies @src to a new file @dst of the same
+ * filesystem with copy_file_range(); exits with errno. ext4 has no
+ * ->copy_file_range, so the copy is a splice that reads @src.
+ */
+static pid_t spawn_copy(const char *src, const char *dst)
+{
+	pid_t pid = fork();
+	int in, out;
+
+	if (pid)
+		return pid;
+	in = open(src, O_RDONLY);
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0)
+		_exit(errno);
+	_exit(copy_file_range(in, NULL, out, NULL, 5, 0) == 5 ? 0 : errno ?: EIO);
+}
+
+/* Whether the running kernel is older than @major.@minor. */
+static bool kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
+/*
+ * The same cycle through copy_file_range() on one ext4 filesystem (no
+ * ->copy_file_range: a splice). Before 6.8 the copy asks FAN_ACCESS_PERM
+ * twice: once before it takes the destination's write access, and again
+ * in do_splice_to() while it holds it (file_start_write() around
+ * do_splice_direct()); that second event is the cycle: the freeze waits
+ * for the copier, the HSM's write waits for the freeze, and the ceiling
+ * ends it. 6.8 dropped the second check, so there the copy asks once,
+ * holding nothing.
+ */
+TEST_F(freeze, a_freeze_during_a_copy_file_range_is_ended_by_the_ceiling)
+{
+	struct timespec t0;
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	pid_t copier, freezer, writer;
+	char dst[128];
+	int g, fd;
+
+	snprintf(dst, sizeof(dst), "%s/copy", self->mnt);
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "2000", NULL, 0));
+	g = hsm_group(3000);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_ACCESS_PERM, self->mnt));
+	copier = spawn_copy(self->file, dst);
+	/* The first check, before the write access: allowed at once. */
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(FAN_ACCESS_PERM, ev.mask);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(sizeof(struct fanotify_response),
+		  answer(g, ev.fd, FSGATE_ALLOW));
+	if (!kernel_before(6, 8)) {
+		EXPECT_FALSE(readable(g, 500));
+		EXPECT_EQ(0, reap_within(copier, NULL, WAIT_MS));
+		close(g);
+		return;
+	}
+	/* The second, under the destination's write access. */
+	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
+	EXPECT_EQ(FAN_ACCESS_PERM, ev.mask);
+	freezer = spawn_freeze(self->mnt);
+	/* Not an assertion: give the freeze time to start waiting. */
+	usleep(200000);
+	writer = spawn_write(ev.fd, "restored\n");
+
+	/* The ceiling ends the wait: the HSM's timeout verdict, allow. */
+	EXPECT_EQ(0, reap_within(copier, &t0, 2000 + late_ms()));
+	EXPECT_LE(2000 - JIFFY_MS, ms_since(&t0));
+	EXPECT_EQ(0, reap_within(freezer, NULL, WAIT_MS));
+	fd = open(self->mnt, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ioctl(fd, FITHAW, 0));
+	close(fd);
+	EXPECT_EQ(0, reap_within(writer, NULL, WAIT_MS));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.answered);
+	EXPECT_EQ(1, st.timedout);
 	close(g);
 }
 
