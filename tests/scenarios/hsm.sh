@@ -11,8 +11,9 @@
 # daemon with 20 opens waiting and 5 more made while it is away, then a
 # restart: the daemon's group persists, so every one reads the restored
 # content; the daemon stopped past absent_ms: opens fail with EIO, never
-# read as zeros; restore works without the daemon once its group is
-# removed. Prints TAP; a failed step is named and its log shown.
+# read as zeros; a group made by create-group before any daemon holds a
+# stub's open until the daemon attaches and restores it; restore works
+# without the daemon once its group is removed. Prints TAP; a failed step is named and its log shown.
 
 . scenario-tap.sh
 need fsgate-hsm fsgate-scan
@@ -47,7 +48,7 @@ cleanup() {
 	for p in $pids; do kill -9 $p 2>/dev/null; done
 	wait 2>/dev/null
 	# A persistent group left keeps the module from unloading.
-	for g in fsgate-hsm fsgate-scan hsm-short; do
+	for g in fsgate-hsm fsgate-scan hsm-short hsm-early; do
 		fsgatectl group remove $g 2>/dev/null
 	done
 	umount $d/w 2>/dev/null
@@ -63,7 +64,7 @@ hsm() { fsgate-hsm -s $S "$@"; }
 # now: centiseconds since boot.
 now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
-echo "1..19"
+echo "1..20"
 
 fsgate-hsm --help >$d/help.out && grep -q 'release FILE' $d/help.out &&
 	fsgate-hsm --version | grep -q '^fsgate-hsm [0-9]' &&
@@ -218,6 +219,46 @@ result $? "the daemon stopped past absent_ms: EIO after it, then at once, never 
 fsgatectl group remove hsm-short >$d/remove.log 2>&1 &&
 	! grep -q 'hsm-short' /proc/fsgate/groups
 result $? "fsgatectl group remove: the daemon's group is gone" $d/remove.log
+
+# Made before any daemon runs, as fsgate-hsm-group.service makes it at
+# boot: a stub opened then waits, the daemon started later attaches and
+# restores it; made again, the group is left as it is, and one of
+# another priority is refused.
+cat >$d/early.conf <<CONF
+store = $S
+persist = hsm-early
+absent_ms = 20000
+CONF
+echo "opened before the daemon started" >$d/w/early
+cp $d/w/early $d/early.want
+hsm release $d/w/early >$d/early.log 2>&1
+st0=$?
+fsgate-hsm -c $d/early.conf create-group $d/w >>$d/early.log 2>&1
+st1=$?
+cat /proc/fsgate/groups >>$d/early.log
+(cat $d/w/early >$d/early.out 2>$d/early.err; echo $? >$d/early.rc) &
+sleep 1
+held=$([ -s $d/early.rc ] || echo held)
+fsgate-hsm -c $d/early.conf create-group $d/w >>$d/early.log 2>&1
+st2=$?
+fsgate-hsm -c $d/early.conf -p 2999 create-group $d/w >>$d/early.log 2>&1
+st3=$?
+fsgate-hsm -c $d/early.conf daemon $d/w 2>$d/hsm4.log &
+hsmd=$!
+wait_text $d/hsm4.log 'ready:'
+wait_text $d/early.rc .
+kill $hsmd
+wait $hsmd
+{ echo "release $st0, create-group $st1, waiting: $held, again $st2, other priority $st3, open $(cat $d/early.rc)"
+  cat $d/early.err $d/hsm4.log; } >>$d/early.log
+[ $st0 = 0 ] && [ $st1 = 0 ] && [ "$held" = held ] && [ $st2 = 0 ] &&
+	grep -q 'persistent group hsm-early is there already (0 attached): left as it is' $d/early.log &&
+	[ $st3 = 2 ] && [ "$(cat $d/early.rc)" = 0 ] &&
+	cmp -s $d/early.out $d/early.want &&
+	grep -q 'attached to persistent group hsm-early: waiting 1,' $d/hsm4.log &&
+	fsgatectl group remove hsm-early >>$d/early.log 2>&1
+result $? "create-group before the daemon: a stub opened meanwhile waits, the daemon attaches and restores it" \
+	$d/early.log
 
 hsm restore $d/w/copy.txt >$d/restore.log 2>&1 &&
 	[ "$(cat $d/w/copy.txt)" = "Quarterly report: revenue up, nothing to hide." ] &&

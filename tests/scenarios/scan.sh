@@ -67,6 +67,7 @@ cleanup() {
 	# A persistent group left keeps the module from unloading.
 	fsgatectl group remove fsgate-scan 2>/dev/null
 	fsgatectl group remove scan-short 2>/dev/null
+	fsgatectl group remove scan-early 2>/dev/null
 	umount $d/w 2>/dev/null
 }
 trap cleanup EXIT
@@ -99,7 +100,7 @@ stats() {
 # now: centiseconds since boot.
 now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
-echo "1..21"
+echo "1..22"
 
 fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&
 	fsgate-scan --version | grep -q '^fsgate-scan [0-9]'
@@ -261,6 +262,39 @@ echo "first open $((t1 - t0)) cs, second $((t2 - t1)) cs" >>$d/away.log
 	fsgatectl group remove scan-short >>$d/away.log 2>&1
 result $? "the scanner stopped past absent_ms: its absent verdict, deny, then at once" \
 	$d/away.log
+
+# Made before the scanner runs, as fsgate-scan-group.service makes it at
+# boot: a file the rules deny, opened then, waits and is denied once the
+# scanner attaches; the muted updater opens at once, its mute made with
+# the group; made again, the group is left as it is.
+{ cat $d/closed.conf; echo "persist = scan-early"; echo "absent_ms = 20000"; } \
+	>$d/early.conf
+fsgate-scan -c $d/early.conf --create-group >$d/early.log 2>&1
+st1=$?
+(cat $d/w/marked >/dev/null 2>$d/early.err; echo $? >$d/early.rc) &
+$d/busybox-updater cat $d/w/marked >/dev/null 2>>$d/early.log
+st2=$?
+sleep 1
+held=$([ -s $d/early.rc ] || echo held)
+fsgate-scan -c $d/early.conf --create-group >>$d/early.log 2>&1
+st3=$?
+fsgate-scan -c $d/early.conf -p 1999 --create-group >>$d/early.log 2>&1
+st4=$?
+start $d/early.conf
+wait_text $d/early.rc .
+kill $scan
+wait $scan
+scan=
+{ echo "create-group $st1, updater $st2, waiting: $held, again $st3, other priority $st4, open $(cat $d/early.rc)"
+  cat $d/early.err $d/log; } >>$d/early.log
+[ $st1 = 0 ] && [ $st2 = 0 ] && [ "$held" = held ] && [ $st3 = 0 ] &&
+	grep -q 'persistent group scan-early is there already (0 attached): left as it is' $d/early.log &&
+	[ $st4 = 2 ] && [ "$(cat $d/early.rc)" != 0 ] &&
+	grep -q 'Operation not permitted' $d/early.err &&
+	grep -q 'attached to persistent group scan-early: waiting 1,' $d/log &&
+	fsgatectl group remove scan-early >>$d/early.log 2>&1
+result $? "--create-group before the scanner: a denied file opened meanwhile waits, then is denied; mutes are the group's" \
+	$d/early.log
 
 # Fail closed: the scanner stopped, an open waits; kill -9 denies it.
 start $d/closed-fd.conf

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -274,4 +275,111 @@ int group_attach_or_watch(const struct fsgate_init *init, uint64_t mask,
 	log_err("cannot make group %s persistent: %s", p->req.name,
 		fsgate_strerror(FSGATE_CALL_PERSIST, err));
 	return GROUP_FAILED;
+}
+
+/* The class a group's flags give, as /proc/fsgate/groups names it. */
+static const char *class_name(uint32_t flags)
+{
+	switch (flags & FSGATE_CLASS_MASK) {
+	case FSGATE_CLASS_PRE_CONTENT:
+		return "pre-content";
+	case FSGATE_CLASS_CONTENT:
+		return "content";
+	default:
+		return "notif";
+	}
+}
+
+/*
+ * The line of /proc/fsgate/groups of the persistent group @name, by
+ * column name: 1 with its @class, @priority and @attached fds filled,
+ * 0 if no group has that name, -1 if the list cannot be read.
+ */
+static int listed(const char *name, char *class, size_t len,
+		  unsigned int *priority, unsigned int *attached)
+{
+	enum { C_CLASS, C_PRIORITY, C_ATTACHED, C_NAME, C_N };
+	static const char *const want[C_N] = { "class", "priority",
+					       "attached", "name" };
+	char line[1024], *field[C_N], *save, *word;
+	int col[C_N] = { -1, -1, -1, -1 }, i, k, found = 0, header = 1;
+	FILE *f;
+
+	f = fopen("/proc/fsgate/groups", "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		memset(field, 0, sizeof(field));
+		for (i = 0, word = strtok_r(line, " \n", &save); word;
+		     i++, word = strtok_r(NULL, " \n", &save))
+			for (k = 0; k < C_N; k++) {
+				if (header && !strcmp(word, want[k]))
+					col[k] = i;
+				if (!header && col[k] == i)
+					field[k] = word;
+			}
+		if (header) {
+			header = 0;
+			for (k = 0; k < C_N; k++)
+				if (col[k] < 0)
+					goto out;	/* a module without names */
+			continue;
+		}
+		if (field[C_NAME] && !strcmp(field[C_NAME], name) &&
+		    field[C_CLASS] && field[C_PRIORITY] && field[C_ATTACHED]) {
+			snprintf(class, len, "%s", field[C_CLASS]);
+			*priority = (unsigned int)strtoul(field[C_PRIORITY], NULL, 10);
+			*attached = (unsigned int)strtoul(field[C_ATTACHED], NULL, 10);
+			found = 1;
+		}
+	}
+out:
+	fclose(f);
+	return found;
+}
+
+int group_create_wanted(const struct fsgate_init *init,
+			const struct group_persist *p)
+{
+	unsigned int priority, attached;
+	struct fsgate_version v;
+	char class[16];
+
+	if (!p->req.name[0]) {
+		log_warn("persist = no: no group to make; the daemon makes one of its own when it starts, and until then nothing is asked");
+		return 0;
+	}
+	if (fsgate_version(&v) == 0 && !(v.features & FSGATE_FEATURE_PERSIST)) {
+		log_err("fsgate %s has no persistent groups: none made",
+			v.version);
+		return GROUP_FAILED;
+	}
+	if (listed(p->req.name, class, sizeof(class), &priority,
+		   &attached) <= 0)
+		return 1;
+	if (strcmp(class, class_name(init->flags)) ||
+	    priority != init->priority) {
+		log_err("persistent group %s is a %s group at priority %u, not what the configuration asks for (%s, priority %u): remove it (fsgatectl group remove %s) and start again, or give persist = another name",
+			p->req.name, class, priority,
+			class_name(init->flags), init->priority, p->req.name);
+		return GROUP_DIFFERS;
+	}
+	log_info("persistent group %s is there already (%u attached): left as it is",
+		 p->req.name, attached);
+	return 0;
+}
+
+void group_create_done(const struct group_persist *p, const char *daemon)
+{
+	char absent[32];
+
+	if (p->req.flags & FSGATE_PERSIST_UNTIL_REMOVED)
+		log_info("persistent group %s gates from now on: until %s attaches, accesses wait up to %u ms (then %s); kept until removed",
+			 p->req.name, daemon, p->req.absent_ms,
+			 group_absent_name(&p->req, absent, sizeof(absent)));
+	else
+		log_info("persistent group %s gates from now on: until %s attaches, accesses wait up to %u ms (then %s); removed if nobody attaches within %u ms",
+			 p->req.name, daemon, p->req.absent_ms,
+			 group_absent_name(&p->req, absent, sizeof(absent)),
+			 p->req.linger_ms);
 }

@@ -68,4 +68,21 @@ int group_attach_or_watch(const struct fsgate_init *init, uint64_t mask,
 			  const char *const *paths, size_t n,
 			  const struct group_persist *p, int *attached);
 
+/*
+ * A daemon's create-group command, before it makes its group with its
+ * own code (group_attach_or_watch() and what it adds): 1 when that is
+ * to be done; 0 when there is nothing to make, having said why (persist
+ * = no; or a persistent group of that name exists already: left as it
+ * is, not attached to, so its absent bound is not restarted); else
+ * GROUP_FAILED (no persistent groups in this fsgate) or GROUP_DIFFERS
+ * (the group there has another class or priority than @init's).
+ */
+int group_create_wanted(const struct fsgate_init *init,
+			const struct group_persist *p);
+/*
+ * After the daemon made it and before its fd closes: says that the
+ * group now gates with nobody attached, and for how long.
+ */
+void group_create_done(const struct group_persist *p, const char *daemon);
+
 #endif /* TOOLS_GROUP_H */

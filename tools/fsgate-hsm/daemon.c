@@ -38,10 +38,10 @@ struct daemon {
 	unsigned long long restored, failed, bytes;
 };
 
-/* The group's fd, or GROUP_FAILED or GROUP_DIFFERS having said why. */
-static int group_open(const struct hsm_settings *s, int *attached)
+/* The group the daemon asks fsgate for. */
+static struct fsgate_init group_init(const struct hsm_settings *s)
 {
-	const struct fsgate_init init = {
+	return (struct fsgate_init){
 		/* Its own reads of the store never wait for itself. */
 		.flags = FSGATE_CLASS_PRE_CONTENT | FSGATE_CLOEXEC |
 			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
@@ -53,9 +53,36 @@ static int group_open(const struct hsm_settings *s, int *attached)
 		.timeout_verdict = FSGATE_VERDICT_DENY,
 		.orphan_verdict = FSGATE_VERDICT_DENY,
 	};
+}
+
+/* The group's fd, or GROUP_FAILED or GROUP_DIFFERS having said why. */
+static int group_open(const struct hsm_settings *s, int *attached)
+{
+	const struct fsgate_init init = group_init(s);
 
 	return group_attach_or_watch(&init, PERM_MASK, s->watch, s->nwatch,
 				     &s->persist, attached);
+}
+
+int hsm_create_group(const struct hsm_settings *s)
+{
+	const struct fsgate_init init = group_init(s);
+	int g, attached, r;
+
+	if (!s->nwatch) {
+		log_err("nothing to watch: give a PATH or watch = in the configuration");
+		return 2;
+	}
+	r = group_create_wanted(&init, &s->persist);
+	if (r <= 0)
+		return r == 0 ? 0 : r == GROUP_DIFFERS ? 2 : 1;
+	/* The daemon's own: made, marked and persisted as it makes it. */
+	g = group_open(s, &attached);
+	if (g < 0)
+		return g == GROUP_DIFFERS ? 2 : 1;
+	group_create_done(&s->persist, "fsgate-hsm");
+	close(g);
+	return 0;
 }
 
 /* Restore if a stub; the answer. */

@@ -84,6 +84,16 @@ int hsm_release(struct store *st, const char *path);
  */
 int hsm_restore_fd(struct store *st, int fd, const struct stub *stub);
 
+/*
+ * create-group: the daemon's persistent group, made, marked and made
+ * persistent as the daemon makes it, then left with nobody attached
+ * until the daemon attaches; one there already is left as it is. The
+ * exit status: 0, 1 when fsgate failed, 2 for a configuration that
+ * asks for no group to watch anything, or for another group than the
+ * one of that name.
+ */
+int hsm_create_group(const struct hsm_settings *s);
+
 /* The daemon: serve until SIGTERM or SIGINT; the exit status. */
 int hsm_daemon(const struct hsm_settings *s, struct store *st);
 

@@ -6,6 +6,7 @@
  *   fsgate-hsm restore FILE...   content back now
  *   fsgate-hsm status PATH...    stubs and resident files
  *   fsgate-hsm daemon [PATH...]  restore stubs as they are opened
+ *   fsgate-hsm create-group [PATH...]  the daemon's group, before it runs
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,11 @@ static void usage(FILE *f)
 "  daemon [PATH...]    restore each stub on the filesystems of the PATHs\n"
 "                      (default: the configuration's watch = lines) when\n"
 "                      it is first opened or executed\n"
+"  create-group [PATH...]\n"
+"                      make the daemon's persistent group as the daemon\n"
+"                      would, marked, and leave it waiting for the\n"
+"                      daemon (at boot, before the services that read\n"
+"                      the data); one there already is left as it is\n"
 "\n"
 "Options:\n"
 "  -c, --config FILE   configuration (default " DEFAULT_CONFIG ")\n"
@@ -202,10 +208,19 @@ int main(int argc, char **argv)
 		return cmd_status(argc, argv);
 	}
 	if (strcmp(cmd, "release") && strcmp(cmd, "restore") &&
-	    strcmp(cmd, "daemon")) {
+	    strcmp(cmd, "daemon") && strcmp(cmd, "create-group")) {
 		fprintf(stderr, "%s: unknown command '%s' (see --help)\n", prog, cmd);
 		return EXIT_USAGE;
 	}
+	if (argc && (!strcmp(cmd, "daemon") || !strcmp(cmd, "create-group"))) {
+		if (argc > HSM_LIST_MAX)
+			fail_usage("too many PATHs");
+		for (s.nwatch = 0; s.nwatch < (size_t)argc; s.nwatch++)
+			s.watch[s.nwatch] = argv[s.nwatch];
+	}
+	/* No store: early in the boot it may not be mounted yet. */
+	if (!strcmp(cmd, "create-group"))
+		return hsm_create_group(&s);
 	if (strcmp(cmd, "daemon") && !argc)
 		fail_usage("no FILE given");
 	if (store_open(&st, s.store, !strcmp(cmd, "release")) < 0)
@@ -214,11 +229,5 @@ int main(int argc, char **argv)
 		return cmd_release(&st, argc, argv);
 	if (!strcmp(cmd, "restore"))
 		return cmd_restore(&st, argc, argv);
-	if (argc) {
-		if (argc > HSM_LIST_MAX)
-			fail_usage("too many PATHs");
-		for (s.nwatch = 0; s.nwatch < (size_t)argc; s.nwatch++)
-			s.watch[s.nwatch] = argv[s.nwatch];
-	}
 	return hsm_daemon(&s, &st);
 }

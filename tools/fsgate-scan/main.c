@@ -70,6 +70,11 @@ static void usage(FILE *f)
 "  -p, --priority N    fsgate priority, 0..65535 (default 2000)\n"
 "      --check         read the configuration and the rules, say what\n"
 "                      they hold and exit\n"
+"      --create-group  make the scanner's persistent group as the scanner\n"
+"                      would, marked and muted, leave it waiting for the\n"
+"                      scanner and exit (at boot, before the services\n"
+"                      that read the files); one there already is left\n"
+"                      as it is; no rules are read\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
 "\n"
@@ -86,15 +91,17 @@ static void fail_usage(const char *what, const char *arg)
 	exit(EXIT_USAGE);
 }
 
-static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
+static void parse_args(struct scanner *sc, int argc, char **argv, int *check,
+		       int *create)
 {
-	enum { OPT_CHECK = 256 };
+	enum { OPT_CHECK = 256, OPT_CREATE_GROUP };
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "priority", required_argument, NULL, 'p' },
 		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "create-group", no_argument, NULL, OPT_CREATE_GROUP },
 		OPTS_HELP_VERSION
 	};
 	const char *config = DEFAULT_CONFIG, *rules[LIST_MAX];
@@ -125,6 +132,9 @@ static void parse_args(struct scanner *sc, int argc, char **argv, int *check)
 			break;
 		case OPT_CHECK:
 			*check = 1;
+			break;
+		case OPT_CREATE_GROUP:
+			*create = 1;
 			break;
 		default:
 			opts_exit(opt, prog, VERSION, usage, EXIT_USAGE);
@@ -174,8 +184,13 @@ static int mute_programs(int fd, const struct settings *s)
 	return 0;
 }
 
-/* The group; NULL having said why, *@exit the status to exit with. */
-static struct group *group_open(const struct settings *s, int *exit)
+/*
+ * The group; NULL having said why, *@exit the status to exit with. With
+ * @create (--create-group), NULL and *@exit 0 when there is nothing to
+ * make.
+ */
+static struct group *group_open(const struct settings *s, int create,
+				int *exit)
 {
 	unsigned int verdict = s->fail_closed ? FSGATE_VERDICT_DENY :
 				FSGATE_VERDICT_ALLOW;
@@ -190,9 +205,18 @@ static struct group *group_open(const struct settings *s, int *exit)
 		.orphan_verdict = verdict,
 	};
 	struct group *g;
-	int attached;
+	int attached, r;
 
 	*exit = EXIT_RUNTIME;
+	/* Only what it has to make: see create_group(). */
+	if (create) {
+		r = group_create_wanted(&init, &s->persist);
+		if (r <= 0) {
+			*exit = r == 0 ? 0 : r == GROUP_DIFFERS ? EXIT_USAGE :
+			       EXIT_RUNTIME;
+			return NULL;
+		}
+	}
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
@@ -331,15 +355,36 @@ static int serve(struct scanner *sc)
 	}
 }
 
+/*
+ * --create-group: the scanner's own group, made, marked, persisted and
+ * muted by the scanner's own code, then left with nobody attached until
+ * the scanner attaches. The exit status.
+ */
+static int create_group(const struct settings *s)
+{
+	struct group *g;
+	int ret;
+
+	g = group_open(s, 1, &ret);
+	if (!g)
+		return ret;
+	group_create_done(&s->persist, prog);
+	close(g->fd);
+	free(g);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct scanner sc;
 	sigset_t sigs;
-	int check = 0, ret;
+	int check = 0, create = 0, ret;
 	size_t i;
 
-	parse_args(&sc, argc, argv, &check);
+	parse_args(&sc, argc, argv, &check, &create);
 	log_open(prog, LOG_TO_AUTO);
+	if (create)
+		return create_group(&sc.s);
 	if (rules_init() < 0)
 		return EXIT_RUNTIME;
 	sc.rules = rules_load(&sc.s);
@@ -364,7 +409,7 @@ int main(int argc, char **argv)
 	sc.pool = pool_start(&sc.s, &sc.rules, &sc.lock, &sc.count);
 	if (sc.sigfd < 0 || !sc.pool)
 		return EXIT_RUNTIME;
-	sc.cur = group_open(&sc.s, &ret);
+	sc.cur = group_open(&sc.s, 0, &ret);
 	if (!sc.cur)
 		return ret;
 	log_info("ready: %u rules, %u threads, priority %u, fail %s, max_size %llu (%s above), deny with %s",
