@@ -277,7 +277,7 @@ int group_attach_or_watch(const struct fsgate_init *init, uint64_t mask,
 	return GROUP_FAILED;
 }
 
-/* The class a group's flags give, as /proc/fsgate/groups names it. */
+/* The class a group's flags give, as the module's group list names it. */
 static const char *class_name(uint32_t flags)
 {
 	switch (flags & FSGATE_CLASS_MASK) {
@@ -291,59 +291,33 @@ static const char *class_name(uint32_t flags)
 }
 
 /*
- * The line of /proc/fsgate/groups of the persistent group @name, by
- * column name: 1 with its @class, @priority and @attached fds filled,
- * 0 if no group has that name, -1 if the list cannot be read.
+ * The persistent group @name in the module's group list (libfsgate's
+ * fsgate_groups_read()): 1 with *@found filled, 0 if no group has that
+ * name, -1 if the list cannot be read.
  */
-static int listed(const char *name, char *class, size_t len,
-		  unsigned int *priority, unsigned int *attached)
+static int listed(const char *name, struct fsgate_group_info *found)
 {
-	enum { C_CLASS, C_PRIORITY, C_ATTACHED, C_NAME, C_N };
-	static const char *const want[C_N] = { "class", "priority",
-					       "attached", "name" };
-	char line[1024], *field[C_N], *save, *word;
-	int col[C_N] = { -1, -1, -1, -1 }, i, k, found = 0, header = 1;
-	FILE *f;
+	struct fsgate_group_info *rows;
+	ssize_t n, i;
+	int ret = 0;
 
-	f = fopen("/proc/fsgate/groups", "re");
-	if (!f)
+	n = fsgate_groups_read(NULL, &rows);
+	if (n < 0)
 		return -1;
-	while (!found && fgets(line, sizeof(line), f)) {
-		memset(field, 0, sizeof(field));
-		for (i = 0, word = strtok_r(line, " \n", &save); word;
-		     i++, word = strtok_r(NULL, " \n", &save))
-			for (k = 0; k < C_N; k++) {
-				if (header && !strcmp(word, want[k]))
-					col[k] = i;
-				if (!header && col[k] == i)
-					field[k] = word;
-			}
-		if (header) {
-			header = 0;
-			for (k = 0; k < C_N; k++)
-				if (col[k] < 0)
-					goto out;	/* a module without names */
-			continue;
+	for (i = 0; i < n && !ret; i++)
+		if (!strcmp(rows[i].name, name)) {
+			*found = rows[i];
+			ret = 1;
 		}
-		if (field[C_NAME] && !strcmp(field[C_NAME], name) &&
-		    field[C_CLASS] && field[C_PRIORITY] && field[C_ATTACHED]) {
-			snprintf(class, len, "%s", field[C_CLASS]);
-			*priority = (unsigned int)strtoul(field[C_PRIORITY], NULL, 10);
-			*attached = (unsigned int)strtoul(field[C_ATTACHED], NULL, 10);
-			found = 1;
-		}
-	}
-out:
-	fclose(f);
-	return found;
+	free(rows);
+	return ret;
 }
 
 int group_create_wanted(const struct fsgate_init *init,
 			const struct group_persist *p)
 {
-	unsigned int priority, attached;
+	struct fsgate_group_info g;
 	struct fsgate_version v;
-	char class[16];
 
 	if (!p->req.name[0]) {
 		log_warn("persist = no: no group to make; the daemon makes one of its own when it starts, and until then nothing is asked");
@@ -354,18 +328,17 @@ int group_create_wanted(const struct fsgate_init *init,
 			v.version);
 		return GROUP_FAILED;
 	}
-	if (listed(p->req.name, class, sizeof(class), &priority,
-		   &attached) <= 0)
+	if (listed(p->req.name, &g) <= 0)
 		return 1;
-	if (strcmp(class, class_name(init->flags)) ||
-	    priority != init->priority) {
+	if (strcmp(g.class_name, class_name(init->flags)) ||
+	    g.priority != init->priority) {
 		log_err("persistent group %s is a %s group at priority %u, not what the configuration asks for (%s, priority %u): remove it (fsgatectl group remove %s) and start again, or give persist = another name",
-			p->req.name, class, priority,
+			p->req.name, g.class_name, g.priority,
 			class_name(init->flags), init->priority, p->req.name);
 		return GROUP_DIFFERS;
 	}
 	log_info("persistent group %s is there already (%u attached): left as it is",
-		 p->req.name, attached);
+		 p->req.name, g.attached);
 	return 0;
 }
 
