@@ -526,39 +526,31 @@ static int cg_mount(const char *dir, char *cg, size_t len)
 	return cg_write(cg, "cgroup.subtree_control", "+memory");
 }
 
-/* The bytes @cg's memory.current says it uses, or -1. */
-static long cg_current(const char *cg)
+/*
+ * A number of @cg's @file: the line that begins with @fmt's word, or the
+ * first for a @fmt of "%ld" alone; -1 if there is none.
+ */
+static long cg_value(const char *cg, const char *file, const char *fmt)
 {
-	char path[192];
-	long bytes = -1;
+	char path[192], line[128];
+	long value = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	if (fscanf(f, "%ld", &bytes) != 1)
-		bytes = -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &value) == 1)
+			break;
 	fclose(f);
-	return bytes;
+	return value;
 }
 
 /* The slab bytes memory.stat charges to @cg, or -1. */
 static long cg_slab(const char *cg)
 {
-	char path[192], line[128];
-	long bytes = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/memory.stat", cg);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "slab %ld", &bytes) == 1)
-			break;
-	fclose(f);
-	return bytes;
+	return cg_value(cg, "memory.stat", "slab %ld");
 }
 
 #define MEMCG_FILES 500
@@ -715,7 +707,7 @@ TEST(a_users_events_at_the_daemons_memcg_limit_do_not_kill_it)
 	close(ready[1]);
 	ASSERT_EQ(1, read(ready[0], &c, 1)) TH_LOG("the daemon did not start");
 	close(ready[0]);
-	used = cg_current(daemon);
+	used = cg_value(daemon, "memory.current", "%ld");
 	ASSERT_LT(0, used);
 	snprintf(limit, sizeof(limit), "%ld", used + 16384);
 	ASSERT_EQ(0, cg_write(daemon, "memory.max", limit));
