@@ -443,7 +443,10 @@ static void fsgate_sub_unlink(struct fsgate_sub *sub)
 
 /*
  * Remove @sub and, with its last sub, the object's mark; @held as for
- * fsgate_obj_update_mask().
+ * fsgate_obj_update_mask(). Passing the object's new mask on may fail
+ * (a stale superset is harmless) and must not call the OOM killer: this
+ * also runs for the cache's evictions, charged to the group
+ * (%FSGATE_GROUP_GFP).
  */
 static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 {
@@ -454,8 +457,7 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 	if (list_empty(&obj->subs))
 		fsgate_obj_destroy(obj);
 	else
-		/* A stale superset is harmless. */
-		fsgate_obj_update_mask(obj, held, GFP_KERNEL_ACCOUNT);
+		fsgate_obj_update_mask(obj, held, FSGATE_GROUP_GFP);
 }
 
 static void fsgate_sub_apply(struct fsgate_sub *sub,
