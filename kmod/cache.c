@@ -45,6 +45,7 @@
 #include <linux/slab.h>
 
 #include "cache.h"
+#include "group.h"
 #include "mark.h"
 
 /* Change generations, by a hash of the inode: see the top of this file. */
@@ -262,7 +263,8 @@ enum fsgate_cached fsgate_cache_check(struct fsgate_obj *obj,
  * @snap: the file when the group was asked
  *
  * Verdicts of @sub's entry made on the same snapshot are kept, others
- * dropped.
+ * dropped. Allocated with %FSGATE_GROUP_GFP, within the group's
+ * fsgate_group_charge().
  *
  * Context: process context, may sleep; fsgate_mark_mutex held (mark.c
  * asserts it).
@@ -274,7 +276,7 @@ struct fsgate_cache *fsgate_cache_merge(struct fsgate_sub *sub, u32 mask,
 {
 	struct fsgate_cache *cache, *old;
 
-	cache = kzalloc(sizeof(*cache), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	cache = kzalloc(sizeof(*cache), FSGATE_GROUP_GFP);
 	if (!cache)
 		return NULL;
 	cache->snap = *snap;

@@ -169,7 +169,7 @@ static bool fsgate_consensus_fill(struct fsgate_consensus *c,
  *
  * Best effort: without memory, or when a verdict lapsed meanwhile,
  * nothing is stored. The memory is charged to the first group's memory
- * cgroup, as its cached verdicts are.
+ * cgroup, as its cached verdicts are, with %FSGATE_GROUP_GFP.
  *
  * Context: process context, may sleep; within fsnotify's handling of the
  * event, which keeps @obj alive.
@@ -188,7 +188,7 @@ void fsgate_consensus_store(struct fsgate_obj *obj,
 		return;
 	inode = obj->object;
 	memcg = fsgate_group_charge(matches[0].group);
-	c = kmalloc(struct_size(c, subs, n), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	c = kmalloc(struct_size(c, subs, n), FSGATE_GROUP_GFP);
 	fsgate_group_uncharge(memcg);
 	if (!c)
 		return;

@@ -169,10 +169,10 @@ static void fsgate_event_add(struct fsgate_group *group, u32 mask,
 	struct mem_cgroup *old;
 
 	old = fsgate_group_charge(group);
-	event = kmalloc(sizeof(*event), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	event = kmalloc(sizeof(*event), FSGATE_GROUP_GFP);
 	/* Without memory for the process record, the event is lost too. */
 	if (event && (group->flags & FSGATE_REPORT_PROC)) {
-		proc = fsgate_proc_take();
+		proc = fsgate_proc_take(FSGATE_GROUP_GFP);
 		if (!proc) {
 			kfree(event);
 			event = NULL;
@@ -219,11 +219,11 @@ static void fsgate_event_add_fid(struct fsgate_group *group, u32 mask,
 	/* One allocation, the record after the event, as fanotify's. */
 	fid = fsgate_fid_alloc(group->flags, mask, src->data, src->data_type,
 			       src->dir, src->name, &src->fsid, src->types,
-			       sizeof(*event));
+			       sizeof(*event), FSGATE_GROUP_GFP);
 	if (fid)
 		event = (void *)fid - sizeof(*event);
 	if (fid && (group->flags & FSGATE_REPORT_PROC))
-		proc = fsgate_proc_take();
+		proc = fsgate_proc_take(FSGATE_GROUP_GFP);
 	fsgate_group_uncharge(old);
 	spin_lock(&group->queue_lock);
 	if (group->shutdown ||
@@ -255,7 +255,8 @@ out_unlock:
  * @src: what a group with FSGATE_REPORT_FID_BITS is told; else NULL
  *
  * Merges, as fanotify does, into a queued event of the same process
- * about the same file (fsgate_event_merge()). A full queue gets one
+ * about the same file (fsgate_event_merge()). A full queue, or a group
+ * memory cgroup without room for the event (%FSGATE_GROUP_GFP), gets one
  * overflow event and drops the rest until the reader catches up; the
  * accessing process never waits. The merge is tried before anything is allocated: a reader
  * running late sees an access's events merge, and those cost no

@@ -204,9 +204,10 @@ static void fsgate_fid_decide(u32 group_flags, u32 mask, const void *data,
  *	holds before the record (as fanotify allocates an event with its
  *	handles and name); a multiple of the record's alignment, which
  *	callers assert at compile time
+ * @gfp: allocation flags, the caller's to choose (%FSGATE_GROUP_GFP for
+ *	an event of a group)
  *
- * Context: process context, may sleep; charged to the caller's memory
- * cgroup (GFP_KERNEL_ACCOUNT).
+ * Context: process context, may sleep.
  * Return: the event's handles and names, @head bytes into an allocation
  * whose start is for kfree(); NULL without memory.
  */
@@ -214,7 +215,7 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 				    const void *data, int data_type,
 				    struct inode *dir, const struct qstr *name,
 				    const __kernel_fsid_t *fsid,
-				    u32 match_types, size_t head)
+				    u32 match_types, size_t head, gfp_t gfp)
 {
 	unsigned int len[FSGATE_FH_SLOTS], i;
 	struct fsgate_fid_what w;
@@ -230,7 +231,7 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 		size += len[i];
 	}
 	size += (w.name ? w.name->len : 0) + (w.name2 ? w.name2->len : 0);
-	block = kmalloc(head + size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	block = kmalloc(head + size, gfp);
 	if (!block)
 		return NULL;
 	fid = block + head;

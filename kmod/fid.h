@@ -61,7 +61,7 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 				    const void *data, int data_type,
 				    struct inode *dir, const struct qstr *name,
 				    const __kernel_fsid_t *fsid,
-				    u32 match_types, size_t head);
+				    u32 match_types, size_t head, gfp_t gfp);
 bool fsgate_fid_mergeable(u32 old_mask, const struct fsgate_fid *old,
 			  u32 new_mask, const struct fsgate_fid *new);
 size_t fsgate_fid_len(const struct fsgate_fid *fid, u32 group_flags, u32 mask);

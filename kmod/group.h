@@ -4,6 +4,7 @@
 
 #include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/gfp.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -183,12 +184,26 @@ struct fsgate_group {
 	int absent_verdict;
 };
 
+/*
+ * Allocation flags for what others' accesses make a group hold (events,
+ * permission events, process records, cached verdicts, consensus), within
+ * fsgate_group_charge(). As fanotify's for its bounded queues: a cgroup
+ * without room fails the allocation (an event is lost, an access gets the
+ * timeout verdict, a verdict is not cached) rather than call its OOM
+ * killer, which would let any user whose accesses a group hears of kill
+ * the group's daemon, and hand every access waiting on it to the orphan
+ * verdict.
+ */
+#define FSGATE_GROUP_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+				 __GFP_NOWARN)
+
 /**
  * fsgate_group_charge() - charge allocations to a group's memory cgroup
  * @group: the group
  *
  * As fanotify does: what a group holds is the group's to pay for, not
- * the accessing process's, until fsgate_group_uncharge().
+ * the accessing process's, until fsgate_group_uncharge(). Allocations
+ * made on others' behalf take %FSGATE_GROUP_GFP.
  *
  * Context: process context.
  * Return: what fsgate_group_uncharge() restores.

@@ -105,17 +105,19 @@ static void fsgate_proc_take_rcu(struct fsgate_proc *proc)
 
 /**
  * fsgate_proc_take() - describe the current task for a process record
+ * @gfp: allocation flags, the caller's to choose (%FSGATE_GROUP_GFP for
+ *	an event of a group)
  *
  * Context: process context, in the task that caused the event; may
- * sleep (allocates with GFP_KERNEL_ACCOUNT).
+ * sleep.
  * Return: its description, for fsgate_proc_free(); NULL without memory.
  */
-struct fsgate_proc *fsgate_proc_take(void)
+struct fsgate_proc *fsgate_proc_take(gfp_t gfp)
 {
 	const struct cred *cred = current_cred();
 	struct fsgate_proc *proc;
 
-	proc = kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	proc = kzalloc(sizeof(*proc), gfp);
 	if (!proc)
 		return NULL;
 	proc->uid = cred->uid;

@@ -82,7 +82,7 @@ static void info_len_gives_proc_record_to_every_event(struct kunit *test)
 
 static void proc_record_describes_the_current_task(struct kunit *test)
 {
-	struct fsgate_proc *proc = fsgate_proc_take();
+	struct fsgate_proc *proc = fsgate_proc_take(GFP_KERNEL);
 	struct fsgate_info_proc rec;
 
 	KUNIT_ASSERT_NOT_NULL(test, proc);
@@ -114,7 +114,7 @@ static void proc_record_describes_the_current_task(struct kunit *test)
  */
 static void proc_record_fills_a_4_byte_aligned_place(struct kunit *test)
 {
-	struct fsgate_proc *proc = fsgate_proc_take();
+	struct fsgate_proc *proc = fsgate_proc_take(GFP_KERNEL);
 	struct fsgate_info_proc rec;
 	u64 buf[sizeof(rec) / 8 + 1];
 

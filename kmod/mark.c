@@ -286,6 +286,17 @@ static bool fsgate_sub_is_mark(const struct fsgate_sub *sub)
 static_assert(sizeof(struct fsgate_obj) <= 128);
 #endif
 
+/*
+ * The allocation flags of what @change needs: a sub, an object. A change
+ * that caches a verdict is made for others' accesses, within
+ * fsgate_group_charge(), and is best effort: %FSGATE_GROUP_GFP. A mark
+ * request is the caller's own, charged to it, as fanotify's marks are.
+ */
+static gfp_t fsgate_change_gfp(const struct fsgate_change *change)
+{
+	return change->cache ? FSGATE_GROUP_GFP : GFP_KERNEL_ACCOUNT;
+}
+
 /* Whether @change alters whom accesses ask: a consensus made before lapses. */
 static void fsgate_change_seen(const struct fsgate_change *change)
 {
@@ -302,9 +313,10 @@ static bool fsgate_marks_room(const struct fsgate_group *group)
 }
 
 static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
-					   struct fsnotify_group *group)
+					   struct fsnotify_group *group,
+					   gfp_t gfp)
 {
-	struct fsgate_obj *obj = kzalloc(sizeof(*obj), GFP_KERNEL_ACCOUNT);
+	struct fsgate_obj *obj = kzalloc(sizeof(*obj), gfp);
 
 	if (!obj)
 		return NULL;
@@ -374,9 +386,11 @@ static void fsgate_obj_set_mask(struct fsgate_obj *obj, u32 mask,
  *
  * The throw-away mark keeps the inode as pinned as it was until
  * fsgate_marks_unlock() drops it: letting go of the pin may be the
- * inode's last iput(), and evicting it takes fsgate_mark_mutex.
+ * inode's last iput(), and evicting it takes fsgate_mark_mutex. It is
+ * allocated with @gfp.
  */
-static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
+static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held,
+				  gfp_t gfp)
 {
 	bool was_evictable = fsgate_mark_evictable(&obj->fsn);
 	u32 old = obj->fsn.mask, mask = fsgate_obj_union_mask(obj);
@@ -389,7 +403,8 @@ static int fsgate_obj_update_mask(struct fsgate_obj *obj, bool held)
 		return 0;
 	if (!held && was_evictable)
 		return 0;
-	tmp = fsgate_obj_alloc(obj->type, obj->object, fsgate_recalc_group);
+	tmp = fsgate_obj_alloc(obj->type, obj->object, fsgate_recalc_group,
+			       gfp);
 	if (!tmp)
 		return -ENOMEM;
 	if (was_evictable)
@@ -428,7 +443,10 @@ static void fsgate_sub_unlink(struct fsgate_sub *sub)
 
 /*
  * Remove @sub and, with its last sub, the object's mark; @held as for
- * fsgate_obj_update_mask().
+ * fsgate_obj_update_mask(). Passing the object's new mask on may fail
+ * (a stale superset is harmless) and must not call the OOM killer: this
+ * also runs for the cache's evictions, charged to the group
+ * (%FSGATE_GROUP_GFP).
  */
 static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 {
@@ -439,7 +457,7 @@ static void fsgate_sub_destroy(struct fsgate_sub *sub, bool held)
 	if (list_empty(&obj->subs))
 		fsgate_obj_destroy(obj);
 	else
-		fsgate_obj_update_mask(obj, held);	/* a stale superset is harmless */
+		fsgate_obj_update_mask(obj, held, FSGATE_GROUP_GFP);
 }
 
 static void fsgate_sub_apply(struct fsgate_sub *sub,
@@ -550,7 +568,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 	}
 	fsgate_sub_apply(sub, change);
 	fsgate_change_seen(change);
-	ret = fsgate_obj_update_mask(sub->obj, true);
+	ret = fsgate_obj_update_mask(sub->obj, true, fsgate_change_gfp(change));
 	if (ret) {
 		sub->mask = saved.mask;
 		/* Only the bits this change added: dispatch may have cleared all. */
@@ -591,7 +609,7 @@ static int fsgate_sub_create(struct fsgate_group *group,
 		fsgate_cache_free(change->cache);
 		return -ENOSPC;
 	}
-	sub = kzalloc(sizeof(*sub), GFP_KERNEL_ACCOUNT);
+	sub = kzalloc(sizeof(*sub), fsgate_change_gfp(change));
 	if (!sub) {
 		fsgate_cache_free(change->cache);
 		return -ENOMEM;
@@ -605,7 +623,8 @@ static int fsgate_sub_create(struct fsgate_group *group,
 	if (obj) {
 		sub->obj = obj;
 		list_add_tail_rcu(&sub->obj_node, &obj->subs);
-		ret = fsgate_obj_update_mask(obj, true);
+		ret = fsgate_obj_update_mask(obj, true,
+					     fsgate_change_gfp(change));
 		if (ret) {
 			list_del_rcu(&sub->obj_node);
 			goto out_free_sub;
@@ -613,7 +632,8 @@ static int fsgate_sub_create(struct fsgate_group *group,
 	} else {
 		ret = -ENOMEM;
 		obj = fsgate_obj_alloc(key->type, key->object,
-				       fsgate_fsn_group);
+				       fsgate_fsn_group,
+				       fsgate_change_gfp(change));
 		if (!obj)
 			goto out_free_sub;
 		sub->obj = obj;
@@ -695,7 +715,7 @@ int fsgate_sub_remove(struct fsgate_group *group,
 	/* A sub that only holds cached verdicts is no mark of the user's. */
 	if (sub && fsgate_sub_is_mark(sub)) {
 		if (fsgate_sub_clear(sub, change))
-			fsgate_obj_update_mask(obj, true);
+			fsgate_obj_update_mask(obj, true, GFP_KERNEL_ACCOUNT);
 		else
 			fsgate_sub_destroy(sub, true);
 		ret = 0;
@@ -835,7 +855,8 @@ static void fsgate_cache_store(struct fsgate_group *group,
  * file changed since the group was asked or is open for writing, on a
  * filesystem that may change it unseen (fsgate_cache_allowed()), or
  * without memory, the verdict is not cached and the group is asked next
- * time. Memory is charged to the group's memory cgroup.
+ * time. Memory is charged to the group's memory cgroup, and without room
+ * there (%FSGATE_GROUP_GFP) nothing is cached.
  * Neither is it once the group flushed its cache after asking
  * (fsgate_subs_flush_verdicts()): the answer may have been made by the
  * rules the flush retired.

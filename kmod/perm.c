@@ -365,10 +365,10 @@ static int fsgate_perm_too_late(struct fsgate_group *group)
  * Queues a permission event for the group's reader. A group that is
  * going away gives its orphan verdict at once, a persistent group whose
  * daemon stayed away past its absent bound its absent verdict, a group
- * with too many
- * events pending (or no memory for one more) its timeout verdict, and
- * so does every group once the chain passed its ceiling (not asked,
- * counted as timed out).
+ * with too many events pending, or no room for one more in its memory
+ * cgroup (%FSGATE_GROUP_GFP), its timeout verdict, and so does every
+ * group once the chain passed its ceiling (not asked, counted as timed
+ * out).
  *
  * Context: process context, may sleep; no fsgate locks held.
  * Return: the event, which fsgate_asking_wait() waits for, or NULL with
@@ -389,9 +389,9 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 		return NULL;
 	}
 	old = fsgate_group_charge(group);
-	perm = kmem_cache_zalloc(fsgate_perm_slab, GFP_KERNEL | __GFP_NOWARN);
+	perm = kmem_cache_zalloc(fsgate_perm_slab, FSGATE_GROUP_GFP);
 	if (perm && (group->flags & FSGATE_REPORT_PROC))
-		proc = fsgate_proc_take();
+		proc = fsgate_proc_take(FSGATE_GROUP_GFP);
 	fsgate_group_uncharge(old);
 	if (!perm)
 		goto out_overflow;

@@ -16,13 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <pthread.h>
+#include <linux/filter.h>
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1140,6 +1144,376 @@ TEST_F(harden, at_fdcwd_alone_marks_the_current_directory)
 	close(ev.fd);
 	close(g);
 	ASSERT_EQ(0, chdir(cwd));
+}
+
+/*
+ * A system call whose buffer is a page of stallfs's /unread faults, and
+ * the fault waits as long as the server does: for ever, if a user's
+ * server wants it so. Any holder of a group fd can make each of its calls
+ * wait there; none may wait holding a lock of the module's that anyone
+ * else needs. Each variant makes one call with its buffer on such a page;
+ * while it waits, another process makes, marks, mutes, filters, persists,
+ * lists and closes groups and has an open decided, within STUCK_SEC.
+ * Killing the server then ends the fault, and the call (EFAULT).
+ */
+#define STUCK_SEC 10
+
+/* What a stuck call works on. */
+struct stuck_ctx {
+	int g;		/* content group: an inode mark, a mute, a filter */
+	int n;		/* notification group with an event queued */
+	int dev;	/* /dev/fsgate */
+	char *page;	/* a page of /unread, mapped private and writable */
+	pid_t tid;	/* the thread making the call, once it runs */
+	long (*call)(const struct stuck_ctx *ctx);
+};
+
+FIXTURE(stuck) {
+	char dir[64];
+	char mnt[96];
+	pid_t server;
+	struct stuck_ctx ctx;
+};
+
+FIXTURE_VARIANT(stuck) {
+	long (*call)(const struct stuck_ctx *ctx);
+};
+
+/* @name in @dir, made empty; an open fd of it is not kept. */
+static int stuck_file(const char *dir, const char *name, char *path,
+		      size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	return close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+}
+
+FIXTURE_SETUP(stuck)
+{
+	struct fsgate_mute_entry uid = { .type = FSGATE_MUTE_UID, .id = 65534 };
+	struct sock_filter ask = BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK);
+	char gfile[96], nfile[96], unread[112];
+	int fd;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("stuck", self->dir, sizeof(self->dir)));
+	snprintf(self->mnt, sizeof(self->mnt), "%s/fuse", self->dir);
+	self->server = stallfs_start(self->mnt);
+	ASSERT_LT(0, self->server) TH_LOG("cannot start %s", STALLFS);
+	snprintf(unread, sizeof(unread), "%s/unread", self->mnt);
+	fd = open(unread, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %m", unread);
+	self->ctx.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+			      fd, 0);
+	close(fd);
+	ASSERT_NE(MAP_FAILED, self->ctx.page);
+	self->ctx.call = variant->call;
+
+	ASSERT_EQ(0, stuck_file(self->dir, "gfile", gfile, sizeof(gfile)));
+	ASSERT_EQ(0, stuck_file(self->dir, "nfile", nfile, sizeof(nfile)));
+	self->ctx.g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT,
+				 10000, FSGATE_VERDICT_DEFAULT,
+				 FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, self->ctx.g);
+	ASSERT_EQ(0, fsgate_mark(self->ctx.g, FSGATE_MARK_ADD, FAN_OPEN_PERM,
+				 AT_FDCWD, gfile));
+	ASSERT_EQ(0, fsgate_mute_add(self->ctx.g, &uid));
+	ASSERT_EQ(0, fsgate_set_filter(self->ctx.g, &ask, 1));
+	self->ctx.n = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK,
+				  O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, self->ctx.n);
+	ASSERT_EQ(0, fsgate_mark(self->ctx.n, FSGATE_MARK_ADD, FAN_OPEN,
+				 AT_FDCWD, nfile));
+	close(open(nfile, O_RDONLY | O_CLOEXEC));
+	ASSERT_TRUE(readable(self->ctx.n, WAIT_MS));
+	self->ctx.dev = open(FSGATE_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->ctx.dev);
+}
+
+FIXTURE_TEARDOWN(stuck)
+{
+	if (self->server > 0)
+		stallfs_stop(self->server, self->mnt);
+	if (self->ctx.page && self->ctx.page != MAP_FAILED)
+		munmap(self->ctx.page, 4096);
+	close(self->ctx.g);
+	close(self->ctx.n);
+	close(self->ctx.dev);
+	fsgate_test_tmpfs_done(self->dir);
+}
+
+static long stuck_read(const struct stuck_ctx *c)
+{
+	return read(c->n, c->page, 4096);
+}
+
+static long stuck_write(const struct stuck_ctx *c)
+{
+	return write(c->g, c->page, sizeof(struct fanotify_response));
+}
+
+static long stuck_mark(const struct stuck_ctx *c)
+{
+	return ioctl(c->g, FSGATE_IOC_MARK, c->page);
+}
+
+static long stuck_mark_path(const struct stuck_ctx *c)
+{
+	struct fsgate_mark m = {
+		.flags = FSGATE_MARK_ADD | FSGATE_MARK_INODE,
+		.dirfd = AT_FDCWD,
+		.mask = FAN_OPEN_PERM,
+		.pathname = (uintptr_t)c->page,
+	};
+
+	return ioctl(c->g, FSGATE_IOC_MARK, &m);
+}
+
+static long stuck_mute(const struct stuck_ctx *c)
+{
+	return ioctl(c->g, FSGATE_IOC_MUTE, c->page);
+}
+
+static long stuck_mute_list(const struct stuck_ctx *c)
+{
+	struct fsgate_mute m = {
+		.size = sizeof(m),
+		.op = FSGATE_MUTE_LIST,
+		.count = 1,
+		.entries = (uintptr_t)c->page,
+	};
+
+	return ioctl(c->g, FSGATE_IOC_MUTE, &m);
+}
+
+static long stuck_filter(const struct stuck_ctx *c)
+{
+	struct fsgate_filter f = { .len = 1, .insns = (uintptr_t)c->page };
+
+	return ioctl(c->g, FSGATE_IOC_SET_FILTER, &f);
+}
+
+static long stuck_stats(const struct stuck_ctx *c)
+{
+	return ioctl(c->g, FSGATE_IOC_STATS, c->page);
+}
+
+static long stuck_fionread(const struct stuck_ctx *c)
+{
+	return ioctl(c->n, FIONREAD, c->page);
+}
+
+static long stuck_persist(const struct stuck_ctx *c)
+{
+	return ioctl(c->g, FSGATE_IOC_PERSIST, c->page);
+}
+
+static long stuck_groups(const struct stuck_ctx *c)
+{
+	struct fsgate_groups r = {
+		.size = FSGATE_GROUP_ENTRY_SIZE_VER0,
+		.count = 1,
+		.entries = (uintptr_t)c->page,
+	};
+
+	return ioctl(c->dev, FSGATE_IOC_GROUPS, &r);
+}
+
+static long stuck_init(const struct stuck_ctx *c)
+{
+	return ioctl(c->dev, FSGATE_IOC_INIT, c->page);
+}
+
+static long stuck_attach(const struct stuck_ctx *c)
+{
+	return ioctl(c->dev, FSGATE_IOC_ATTACH, c->page);
+}
+
+/* read() of @path into the page. */
+static long stuck_read_file(const struct stuck_ctx *c, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, c->page, 4096);
+	close(fd);
+	return n;
+}
+
+static long stuck_proc_groups(const struct stuck_ctx *c)
+{
+	return stuck_read_file(c, "/proc/fsgate/groups");
+}
+
+static long stuck_fdinfo(const struct stuck_ctx *c)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", c->g);
+	return stuck_read_file(c, path);
+}
+
+#define STUCK_VARIANT(name)					\
+	FIXTURE_VARIANT_ADD(stuck, name) { .call = stuck_##name }
+
+STUCK_VARIANT(read);
+STUCK_VARIANT(write);
+STUCK_VARIANT(mark);
+STUCK_VARIANT(mark_path);
+STUCK_VARIANT(mute);
+STUCK_VARIANT(mute_list);
+STUCK_VARIANT(filter);
+STUCK_VARIANT(stats);
+STUCK_VARIANT(fionread);
+STUCK_VARIANT(persist);
+STUCK_VARIANT(groups);
+STUCK_VARIANT(init);
+STUCK_VARIANT(attach);
+STUCK_VARIANT(proc_groups);
+STUCK_VARIANT(fdinfo);
+
+static void *stuck_thread(void *arg)
+{
+	struct stuck_ctx *c = arg;
+
+	__atomic_store_n(&c->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	return (void *)c->call(c);
+}
+
+/* The state letter of thread @tid of this process, or 0. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Whether the thread making the call sleeps in it: seen asleep for half
+ * a second on end, within WAIT_MS.
+ */
+static bool stuck_asleep(const struct stuck_ctx *c)
+{
+	int asleep = 0, i;
+	pid_t tid;
+	char st;
+
+	for (i = 0; i < WAIT_MS / 10 && asleep < 50; i++) {
+		usleep(10000);
+		tid = __atomic_load_n(&c->tid, __ATOMIC_ACQUIRE);
+		st = tid ? thread_state(tid) : 0;
+		asleep = st == 'D' || st == 'S' ? asleep + 1 : 0;
+	}
+	return asleep >= 50;
+}
+
+/*
+ * What another process does while the call waits: make a group, mark
+ * it, mute, filter, persist it and attach to it; have an open decided
+ * by it and its verdict cached; list the groups (ioctl and /proc); read
+ * its fdinfo; remove and close it. Returns 0, or the step that failed.
+ */
+static int stuck_others(const char *dir)
+{
+	struct fsgate_mute_entry uid = { .type = FSGATE_MUTE_UID, .id = 65533 };
+	struct sock_filter ask = BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ASK);
+	struct fsgate_persist req = {
+		.size = sizeof(req),
+		.owner = FSGATE_PERSIST_OWNER_SELF,
+		.absent_ms = 1000,
+		.absent_verdict = FSGATE_VERDICT_DENY,
+		.linger_ms = 1000,
+	};
+	struct fanotify_event_metadata ev;
+	struct fsgate_group_info *all = NULL;
+	char path[96], info[64];
+	pid_t pid;
+	int g, a;
+
+	snprintf(req.name, sizeof(req.name), "stuck-%d", (int)getpid());
+	if (stuck_file(dir, "file2", path, sizeof(path)))
+		return 1;
+	g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
+		       FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
+	if (g < 0 || fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD,
+				 path))
+		return 2;
+	if (fsgate_mute_add(g, &uid) || fsgate_set_filter(g, &ask, 1))
+		return 3;
+	if (fsgate_persist(g, &req))
+		return 4;
+	a = fsgate_attach(req.name, FSGATE_CLOEXEC);
+	if (a < 0)
+		return 5;
+	pid = spawn_open(path, O_RDONLY, 0);
+	if (next_event(g, WAIT_MS, &ev) ||
+	    answer(g, ev.fd, FSGATE_ALLOW | FSGATE_CACHE) !=
+	    sizeof(struct fanotify_response) || reap(pid))
+		return 6;
+	if (fsgate_groups_read(NULL, &all) < 2 ||
+	    fsgate_groups_read("/proc/fsgate/groups", &all) < 2)
+		return 7;
+	free(all);
+	if (fsgate_test_fdinfo(g, "id", info, sizeof(info)))
+		return 8;
+	if (fsgate_remove(req.name))
+		return 9;
+	close(a);
+	close(g);
+	return 0;
+}
+
+TEST_F(stuck, a_call_stuck_in_a_fault_stalls_nobody_else)
+{
+	int go[2], status = -1, i;
+	pthread_t thread;
+	void *ret;
+	pid_t pid;
+	char c;
+
+	/* Forked before the fault: a fork waits for the faulting mm. */
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		_exit(read(go[0], &c, 1) == 1 ? stuck_others(self->dir) : 100);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, stuck_thread, &self->ctx));
+	EXPECT_TRUE(stuck_asleep(&self->ctx))
+		TH_LOG("the call did not wait in its fault");
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	for (i = 0; i < STUCK_SEC * 100; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		usleep(10000);
+	}
+	EXPECT_GT(STUCK_SEC * 100, i)
+		TH_LOG("others waited %d s behind the stuck call", STUCK_SEC);
+	/* The call still waits: the fault is what held it. */
+	EXPECT_NE(0, pthread_tryjoin_np(thread, &ret));
+	stallfs_stop(self->server, self->mnt);
+	self->server = 0;
+	ASSERT_EQ(0, pthread_join(thread, &ret));
+	EXPECT_EQ(-1, (long)ret);
+	if (i == STUCK_SEC * 100)
+		waitpid(pid, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("others failed at step %d", WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

@@ -513,22 +513,44 @@ static int cg_enter(const char *cg)
 	return cg_write(cg, "cgroup.procs", pid);
 }
 
-/* The slab bytes memory.stat charges to @cg, or -1. */
-static long cg_slab(const char *cg)
+/*
+ * Mount cgroup2 on @dir/cg, its path into @cg, with the memory
+ * controller on for its children; 0 or -1. Every kernel the suite boots
+ * has cgroup2 and its memory controller.
+ */
+static int cg_mount(const char *dir, char *cg, size_t len)
+{
+	snprintf(cg, len, "%s/cg", dir);
+	if (mkdir(cg, 0755) || mount("cgroup2", cg, "cgroup2", 0, NULL))
+		return -1;
+	return cg_write(cg, "cgroup.subtree_control", "+memory");
+}
+
+/*
+ * A number of @cg's @file: the line that begins with @fmt's word, or the
+ * first for a @fmt of "%ld" alone; -1 if there is none.
+ */
+static long cg_value(const char *cg, const char *file, const char *fmt)
 {
 	char path[192], line[128];
-	long bytes = -1;
+	long value = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "slab %ld", &bytes) == 1)
+		if (sscanf(line, fmt, &value) == 1)
 			break;
 	fclose(f);
-	return bytes;
+	return value;
+}
+
+/* The slab bytes memory.stat charges to @cg, or -1. */
+static long cg_slab(const char *cg)
+{
+	return cg_value(cg, "memory.stat", "slab %ld");
 }
 
 #define MEMCG_FILES 500
@@ -552,14 +574,9 @@ TEST(cached_verdicts_are_charged_to_the_daemons_memcg)
 	ASSERT_EQ(0, fsgate_test_tmpfs("memcg", dir, sizeof(dir)));
 	for (i = 0; i < MEMCG_FILES; i++)
 		make_file(path, sizeof(path), dir, "f", i);
-	snprintf(cg, sizeof(cg), "%s/cg", dir);
+	ASSERT_EQ(0, cg_mount(dir, cg, sizeof(cg))) TH_LOG("%m");
 	snprintf(daemon, sizeof(daemon), "%s/daemon", cg);
 	snprintf(user, sizeof(user), "%s/user", cg);
-	ASSERT_EQ(0, mkdir(cg, 0755));
-	/* Every kernel the suite boots has cgroup2 and its memory controller. */
-	ASSERT_EQ(0, mount("cgroup2", cg, "cgroup2", 0, NULL)) TH_LOG("%m");
-	ASSERT_EQ(0, cg_write(cg, "cgroup.subtree_control", "+memory"))
-		TH_LOG("+memory: %m");
 	ASSERT_EQ(0, mkdir(daemon, 0755));
 	ASSERT_EQ(0, mkdir(user, 0755));
 	ASSERT_EQ(0, cg_enter(daemon));
@@ -604,6 +621,152 @@ TEST(cached_verdicts_are_charged_to_the_daemons_memcg)
 	rmdir(user);
 	rmdir(daemon);
 	umount(cg);
+	fsgate_test_tmpfs_done(dir);
+}
+
+/* Files a user opens at most to fill the daemon's cgroup. */
+#define LIMIT_FILES 40000
+/* Opens of a gated file tried once it is full: see below. */
+#define LIMIT_OPENERS 64
+
+/* The stats of the group the process named @comm made, or -1. */
+static int stats_of(const char *comm, struct fsgate_stats *st)
+{
+	struct fsgate_group_info *all = NULL;
+	const struct fsgate_group_info *row = row_of(NULL, comm, &all);
+
+	if (row)
+		*st = row->stats;
+	free(all);
+	return row ? 0 : -1;
+}
+
+/* Whether @pid, a child, is still alive; its wait status into @status. */
+static bool alive(pid_t pid, int *status)
+{
+	return waitpid(pid, status, WNOHANG) == 0;
+}
+
+/*
+ * A daemon's memory cgroup pays for the events users' accesses make its
+ * group hold, as fanotify's does, so a user can fill that cgroup. Then
+ * an event is lost (the overflow event says so) and a permission event
+ * is not asked: the access gets the group's timeout verdict at once,
+ * counted in perm_overflows, as when the queue is full. Neither may call
+ * the cgroup's OOM killer (fanotify asks for __GFP_RETRY_MAYFAIL for the
+ * same reason): it would kill the daemon, and every access waiting on
+ * it would get the orphan verdict, so a user could turn a daemon's
+ * denies into allows. Here the daemon's group hears of opens on one
+ * tmpfs and decides opens on another (timeout verdict deny, orphan
+ * verdict allow); its cgroup gets a memory.max a little above what it
+ * uses; a user opens new files on the first until their events are
+ * lost, then the gated file on the second, until one is denied at once
+ * (a few may still fit in what was charged ahead, and wait on the
+ * daemon, which never answers).
+ */
+TEST(a_users_events_at_the_daemons_memcg_limit_do_not_kill_it)
+{
+	char dir[64], cg[80], daemon[96], gated[96], path[128], limit[32];
+	pid_t pid, openers[LIMIT_OPENERS];
+	int ready[2], status = 0, i, n = 0, denied = -1;
+	struct fsgate_stats st = {};
+	__u64 queued;
+	long used;
+	char c;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("memlimit", dir, sizeof(dir)));
+	snprintf(gated, sizeof(gated), "%s/gated", dir);
+	ASSERT_EQ(0, mkdir(gated, 0755));
+	ASSERT_EQ(0, mount("tmpfs", gated, "tmpfs", 0, NULL)) TH_LOG("%m");
+	snprintf(path, sizeof(path), "%s/file", gated);
+	write_file(path, "gated\n");
+	ASSERT_EQ(0, cg_mount(dir, cg, sizeof(cg))) TH_LOG("%m");
+	snprintf(daemon, sizeof(daemon), "%s/daemon", cg);
+	ASSERT_EQ(0, mkdir(daemon, 0755));
+	ASSERT_EQ(0, pipe(ready));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int g;
+
+		close(ready[0]);
+		if (cg_enter(daemon) || prctl(PR_SET_NAME, "memcg-daemon"))
+			_exit(100);
+		g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT,
+			       PERM_LONG_MS, FSGATE_VERDICT_DENY,
+			       FSGATE_VERDICT_ALLOW);
+		if (g < 0 || perm_mark(g, FAN_OPEN, dir) ||
+		    perm_mark(g, FAN_OPEN_PERM, gated))
+			_exit(101);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(102);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1)) TH_LOG("the daemon did not start");
+	close(ready[0]);
+	used = cg_value(daemon, "memory.current", "%ld");
+	ASSERT_LT(0, used);
+	snprintf(limit, sizeof(limit), "%ld", used + 16384);
+	ASSERT_EQ(0, cg_write(daemon, "memory.max", limit));
+
+	/*
+	 * The user: new files, each open an event, until 64 in a row are
+	 * lost. The first loss drains what other CPUs charged ahead, which
+	 * makes room again: give the drain time.
+	 */
+	for (i = 0; i < LIMIT_FILES && alive(pid, &status); i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+		if (i % 64 != 63)
+			continue;
+		queued = st.queued;
+		if (stats_of("memcg-daemon", &st) ||
+		    (st.overflows && st.queued == queued))
+			break;
+		if (st.overflows)
+			usleep(100000);
+	}
+	TH_LOG("%d opens; %llu events queued, %llu lost", i,
+	       (unsigned long long)st.queued, (unsigned long long)st.overflows);
+	EXPECT_TRUE(alive(pid, &status))
+		TH_LOG("the daemon died: %s",
+		       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
+					     "it exited");
+	EXPECT_LT(0, st.overflows) TH_LOG("no event was lost");
+
+	/* Then gated opens, until one is decided at once. */
+	snprintf(path, sizeof(path), "%s/file", gated);
+	for (n = 0; n < LIMIT_OPENERS && denied < 0; n++) {
+		openers[n] = spawn_open(path, O_RDONLY, 0);
+		ASSERT_LT(0, openers[n]);
+		for (i = 0; i < 30 && denied < 0; i++) {
+			if (waitpid(openers[n], &status, WNOHANG) == openers[n])
+				denied = WIFEXITED(status) ?
+					 WEXITSTATUS(status) : 1000;
+			else
+				usleep(10000);
+		}
+	}
+	EXPECT_EQ(EPERM, denied) TH_LOG("after %d gated opens", n);
+	if (alive(pid, &status)) {
+		EXPECT_EQ(0, stats_of("memcg-daemon", &st));
+		EXPECT_LT(0, st.perm_overflows);
+		TH_LOG("%llu gated opens wait on the daemon",
+		       (unsigned long long)st.pending);
+	}
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	/* The daemon gone, the opens still waiting get the orphan verdict. */
+	for (i = 0; i < n - (denied >= 0); i++)
+		reap(openers[i]);
+	cg_enter(cg);
+	rmdir(daemon);
+	umount(cg);
+	umount(gated);
 	fsgate_test_tmpfs_done(dir);
 }
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stallfs MOUNTPOINT: a FUSE filesystem of one file, /file, whose every
- * open its server receives and never answers, as a local user's server
- * may (fuse is mountable by any user, through fusermount3 or in a user
- * namespace). It prints "ready" once mounted and serves until killed;
- * killing it aborts the connection, which ends the opens it left waiting.
- * harden_test starts it to show that a group's read() never waits on it.
+ * stallfs MOUNTPOINT: a FUSE filesystem of two files, as a local user's
+ * server may serve them (fuse is mountable by any user, through
+ * fusermount3 or in a user namespace): /file, whose every open its server
+ * receives and never answers, and /unread, which opens but whose reads
+ * are never answered, so that a page of it mapped into memory is a fault
+ * that waits for ever. It prints "ready" once mounted and serves until
+ * killed; killing it aborts the connection, which ends the opens and
+ * reads it left waiting. harden_test starts it to show that a group's
+ * read() never waits on it, and that a system call stuck in such a fault
+ * stalls nobody else.
  */
 #define FUSE_USE_VERSION 34
 #include <errno.h>
@@ -15,6 +19,7 @@
 #include <sys/stat.h>
 
 #define STALLFS_FILE_INO 2
+#define STALLFS_UNREAD_INO 3
 static const char stallfs_content[] = "never opened\n";
 
 static void stallfs_stat(fuse_ino_t ino, struct stat *st)
@@ -24,6 +29,10 @@ static void stallfs_stat(fuse_ino_t ino, struct stat *st)
 	if (ino == FUSE_ROOT_ID) {
 		st->st_mode = S_IFDIR | 0755;
 		st->st_nlink = 2;
+	} else if (ino == STALLFS_UNREAD_INO) {
+		st->st_mode = S_IFREG | 0644;
+		st->st_nlink = 1;
+		st->st_size = 1 << 20;
 	} else {
 		st->st_mode = S_IFREG | 0644;
 		st->st_nlink = 1;
@@ -37,7 +46,9 @@ static void stallfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 				      .attr_timeout = 3600,
 				      .entry_timeout = 3600 };
 
-	if (parent != FUSE_ROOT_ID || strcmp(name, "file")) {
+	if (parent == FUSE_ROOT_ID && !strcmp(name, "unread")) {
+		e.ino = STALLFS_UNREAD_INO;
+	} else if (parent != FUSE_ROOT_ID || strcmp(name, "file")) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -55,12 +66,22 @@ static void stallfs_getattr(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_attr(req, &st, 3600);
 }
 
-/* Opens of the file and of the root directory: never answered. */
+/* Opens of /file and of the root directory: never answered. */
 static void stallfs_open(fuse_req_t req, fuse_ino_t ino,
 			 struct fuse_file_info *fi)
 {
+	if (ino == STALLFS_UNREAD_INO)
+		fuse_reply_open(req, fi);
+}
+
+/* Reads (of /unread, the one file that opens): never answered. */
+static void stallfs_read(fuse_req_t req, fuse_ino_t ino, size_t size,
+			 off_t off, struct fuse_file_info *fi)
+{
 	(void)req;
 	(void)ino;
+	(void)size;
+	(void)off;
 	(void)fi;
 }
 
@@ -69,6 +90,7 @@ static const struct fuse_lowlevel_ops stallfs_ops = {
 	.getattr = stallfs_getattr,
 	.open = stallfs_open,
 	.opendir = stallfs_open,
+	.read = stallfs_read,
 };
 
 int main(int argc, char **argv)
