@@ -1389,97 +1389,123 @@ static void fsgate_show_fhandle(struct seq_file *m, struct inode *inode)
 		seq_printf(m, "%02x", bytes[i]);
 }
 
-/*
- * One mark as fanotify's fdinfo shows it. An inode's line needs a
- * reference for its handle (an inode being evicted must not be encoded:
- * tmpfs would hash it again); it goes into @held, to be dropped once
- * fsgate_mark_mutex is released, since the last iput() may evict the
- * inode and eviction takes the mutex. Without room in @held, no line.
+/**
+ * struct fsgate_sub_view - what fdinfo shows of one mark
+ * @inode: an inode mark's inode, referenced so that its handle can be
+ *	encoded with no fsgate lock held; NULL for other marks, and for an
+ *	inode being evicted (no handle then: tmpfs would hash it again)
+ * @ino: an inode mark's inode number
+ * @sdev: the filesystem's device
+ * @type: the object's FSNOTIFY_OBJ_TYPE_*
+ * @mnt: a mount mark
+ * @fanotify: a mark of the user's, shown on fanotify's line too; not a
+ *	sub that only holds cached verdicts, where fanotify has no mark
+ * @mflags: fanotify's mflags
+ * @mask: the mark's mask
+ * @ignore: its ignore mask
+ * @fsn_mask: the object's union mask, which the kernel reports to
  */
-static void fsgate_sub_show_fanotify(struct seq_file *m,
-				     const struct fsgate_sub *sub,
-				     struct inode **held, unsigned int *n_held,
-				     unsigned int room)
-{
-	u32 ignore = atomic_read(&sub->ignore);
+struct fsgate_sub_view {
 	struct inode *inode;
+	unsigned long ino;
+	dev_t sdev;
+	unsigned int type;
+	bool mnt;
+	bool fanotify;
+	unsigned int mflags;
+	u32 mask;
+	u32 ignore;
+	u32 fsn_mask;
+};
 
-	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
-		if (*n_held == room)
-			return;
-		inode = igrab(sub->obj->object);
-		if (!inode)
-			return;
-		held[(*n_held)++] = inode;
-		seq_printf(m, "fanotify ino:%lx sdev:%x mflags:%x mask:%x ignored_mask:%x ",
-			   inode->i_ino, inode->i_sb->s_dev,
-			   fsgate_sub_mflags(sub), sub->mask, ignore);
-		fsgate_show_fhandle(m, inode);
-		seq_putc(m, '\n');
-	} else if (sub->mnt) {
-		seq_printf(m, "fanotify mnt_id:%x mflags:%x mask:%x ignored_mask:%x\n",
-			   0, fsgate_sub_mflags(sub), sub->mask, ignore);
-	} else {
-		seq_printf(m, "fanotify sdev:%x mflags:%x mask:%x ignored_mask:%x\n",
-			   ((struct super_block *)sub->obj->object)->s_dev,
-			   fsgate_sub_mflags(sub), sub->mask, ignore);
-	}
-}
-
-/* One mark with what only fsgate knows: its kind, the object's union. */
-static void fsgate_sub_show_own(struct seq_file *m,
-				const struct fsgate_sub *sub)
+/* A mark as fdinfo shows it, taken under fsgate_mark_mutex. */
+static void fsgate_sub_view_take(struct fsgate_sub_view *v,
+				 const struct fsgate_sub *sub)
 {
-	struct inode *inode;
+	struct inode *inode = NULL;
 	struct super_block *sb;
 
 	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE) {
 		inode = sub->obj->object;
-		seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x",
-			   inode->i_ino, inode->i_sb->s_dev);
-	} else if (sub->mnt) {
-		sb = sub->obj->object;
-		seq_printf(m, "fsgate-mark mount sdev:%x", sb->s_dev);
+		sb = inode->i_sb;
 	} else {
 		sb = sub->obj->object;
-		seq_printf(m, "fsgate-mark sb sdev:%x", sb->s_dev);
+	}
+	*v = (struct fsgate_sub_view) {
+		.inode = inode ? igrab(inode) : NULL,
+		.ino = inode ? inode->i_ino : 0,
+		.sdev = sb->s_dev,
+		.type = sub->obj->type,
+		.mnt = sub->mnt,
+		.fanotify = sub->mask || atomic_read(&sub->ignore),
+		.mflags = fsgate_sub_mflags(sub),
+		.mask = sub->mask,
+		.ignore = atomic_read(&sub->ignore),
+		.fsn_mask = READ_ONCE(sub->obj->fsn.mask),
+	};
+}
+
+/* One mark on fanotify's line, then on fsgate's own. */
+static void fsgate_sub_view_show(struct seq_file *m,
+				 const struct fsgate_sub_view *v)
+{
+	if (v->type == FSNOTIFY_OBJ_TYPE_INODE) {
+		if (v->fanotify && v->inode) {
+			seq_printf(m, "fanotify ino:%lx sdev:%x mflags:%x mask:%x ignored_mask:%x ",
+				   v->ino, v->sdev, v->mflags, v->mask,
+				   v->ignore);
+			fsgate_show_fhandle(m, v->inode);
+			seq_putc(m, '\n');
+		}
+		seq_printf(m, "fsgate-mark inode ino:%lx sdev:%x", v->ino,
+			   v->sdev);
+	} else if (v->mnt) {
+		if (v->fanotify)
+			seq_printf(m, "fanotify mnt_id:%x mflags:%x mask:%x ignored_mask:%x\n",
+				   0, v->mflags, v->mask, v->ignore);
+		seq_printf(m, "fsgate-mark mount sdev:%x", v->sdev);
+	} else {
+		if (v->fanotify)
+			seq_printf(m, "fanotify sdev:%x mflags:%x mask:%x ignored_mask:%x\n",
+				   v->sdev, v->mflags, v->mask, v->ignore);
+		seq_printf(m, "fsgate-mark sb sdev:%x", v->sdev);
 	}
 	/* The object's union mask shows what the kernel reports. */
 	seq_printf(m, " mask:%x ignored_mask:%x fsnotify_mask:%x\n",
-		   sub->mask, atomic_read(&sub->ignore),
-		   READ_ONCE(sub->obj->fsn.mask));
+		   v->mask, v->ignore, v->fsn_mask);
 }
 
 /*
- * A group's marks, newest first as fanotify lists them. A sub that only
- * holds cached verdicts is no mark of the user's: fanotify would have
- * none there, so it gets fsgate's line only.
+ * A group's marks, newest first as fanotify lists them. They are taken
+ * under fsgate_mark_mutex and shown after it is dropped: encoding a
+ * handle may wait (an overlay exported over NFS copies a directory up,
+ * which writes its upper layer and reads its lower one, perhaps a
+ * user's FUSE server), and no wait of a reader's may hold the mutex
+ * every mark ioctl, close and eviction takes. The inodes' references
+ * are dropped last, also unlocked: the last iput() may evict the inode,
+ * and eviction takes the mutex. Without memory for the views, no marks.
  */
 static void fsgate_subs_show_fdinfo(struct seq_file *m,
 				    struct fsgate_group *group)
 {
-	unsigned int nofs, room = 0, n_held = 0;
-	struct inode **held;
+	unsigned int nofs, room = 0, n = 0, i;
+	struct fsgate_sub_view *views;
 	struct fsgate_sub *sub;
 
 	nofs = fsgate_marks_lock();
 	list_for_each_entry(sub, &group->subs, group_node)
-		room += sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE;
+		room++;
 	/* GFP_NOFS in effect: see fsgate_marks_lock(). */
-	held = kvmalloc_array(room, sizeof(*held), GFP_KERNEL_ACCOUNT);
-	if (!held)
-		room = 0;
-	list_for_each_entry_reverse(sub, &group->subs, group_node) {
-		if (sub->mask || atomic_read(&sub->ignore))
-			fsgate_sub_show_fanotify(m, sub, held, &n_held, room);
-		fsgate_sub_show_own(m, sub);
-		if (seq_has_overflowed(m))
-			break;
-	}
+	views = kvmalloc_array(room, sizeof(*views), GFP_KERNEL_ACCOUNT);
+	if (views)
+		list_for_each_entry_reverse(sub, &group->subs, group_node)
+			fsgate_sub_view_take(&views[n++], sub);
 	fsgate_marks_unlock(nofs);
-	while (n_held)
-		iput(held[--n_held]);
-	kvfree(held);
+	for (i = 0; i < n && !seq_has_overflowed(m); i++)
+		fsgate_sub_view_show(m, &views[i]);
+	for (i = 0; i < n; i++)
+		iput(views[i].inode);
+	kvfree(views);
 }
 
 /* The FSGATE_* group flags that are fanotify's FAN_* flags too. */
