@@ -126,6 +126,30 @@ static inline int fsgate_compat_encode_fid(struct inode *inode,
 }
 
 /*
+ * Which file handles a FID-mode group's mark needs on the object's
+ * filesystem, as the running kernel's fanotify_test_fid() decides: 6.1
+ * asks for handles that decode (fh_to_dentry) on every mark; from 6.5
+ * on, where fanotify reports handles that need not decode
+ * (EXPORT_FH_FID), an inode mark needs only handles that encode (an
+ * overlayfs without nfs_export, a filesystem without export operations,
+ * whose generic handles encode), a mount or filesystem mark still
+ * decodable ones. Kbuild defines FSGATE_HAVE_EXPORTFS_CAN_ENCODE_FID
+ * when <linux/exportfs.h> has exportfs_can_encode_fid().
+ */
+static inline bool
+fsgate_compat_fid_handles_ok(const struct export_operations *nop,
+			     bool inode_mark)
+{
+#ifdef FSGATE_HAVE_EXPORTFS_CAN_ENCODE_FID
+	if (inode_mark)
+		return exportfs_can_encode_fid(nop);
+	return exportfs_can_decode_fh(nop);
+#else
+	return nop && nop->fh_to_dentry;
+#endif
+}
+
+/*
  * Muting by cgroup (mute.c) needs the cgroup v2 of the current process;
  * the debug kernel is built without cgroups, and cgroup.h then has no
  * task_dfl_cgroup() and no cgroup_get_from_id().

@@ -77,11 +77,16 @@ static void fsgate_sub_see(struct fsgate_sub *sub, int type, u32 mask,
 			   const struct path *path)
 {
 	/*
-	 * As fanotify: modification clears ignore masks, a mount mark's only
-	 * when it went through that mount.
+	 * As fsnotify's send_to_group() on 6.1 and 6.12: modification clears
+	 * the ignore masks of the marks the event is reported to, a mount
+	 * mark's only when it went through that mount, and a directory's
+	 * only when the mark watches children
+	 * (fsnotify_iter_select_report_types()): a legacy ignore mask that
+	 * applies to the directory's own events alone outlives a child's
+	 * modification, even when another mark brings it to the directory.
 	 */
 	if ((mask & FS_MODIFY) && !sub->surv_modify &&
-	    atomic_read(&sub->ignore) && fsgate_sub_through(sub, path) &&
+	    atomic_read(&sub->ignore) && fsgate_sub_applies(sub, type, path) &&
 	    atomic_xchg(&sub->ignore, 0))
 		fsgate_interest_changed();
 	/* A changed file is decided anew. */

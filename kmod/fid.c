@@ -448,18 +448,22 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_fid_fill);
 /**
  * fsgate_fid_check_object() - whether a FID-mode group may mark an object
  * @dentry: the object
+ * @inode_mark: the mark is an inode mark (not a mount or filesystem mark)
  * @fsid: set to its filesystem's fsid
  *
  * As fanotify_test_fsid() and fanotify_test_fid(): the filesystem must
  * have a non-zero fsid, the object the fsid of its filesystem's root
- * (not a btrfs subvolume's own), and the filesystem must decode file
- * handles, so that name_to_handle_at() can compare them.
+ * (not a btrfs subvolume's own), and the filesystem must have file
+ * handles as the running kernel's fanotify asks for @inode_mark
+ * (fsgate_compat_fid_handles_ok(): decodable ones on 6.1, on 6.12 an
+ * inode mark takes handles it only encodes, an overlayfs file's).
  *
  * Context: process context, may sleep (statfs).
  * Return: 0; -ENODEV for a zero fsid, -EXDEV for a subvolume's,
- * -EOPNOTSUPP without decodable handles, or statfs's error.
+ * -EOPNOTSUPP without such handles, or statfs's error.
  */
-int fsgate_fid_check_object(struct dentry *dentry, __kernel_fsid_t *fsid)
+int fsgate_fid_check_object(struct dentry *dentry, bool inode_mark,
+			    __kernel_fsid_t *fsid)
 {
 	__kernel_fsid_t root_fsid;
 	int err;
@@ -475,8 +479,8 @@ int fsgate_fid_check_object(struct dentry *dentry, __kernel_fsid_t *fsid)
 	if (root_fsid.val[0] != fsid->val[0] ||
 	    root_fsid.val[1] != fsid->val[1])
 		return -EXDEV;
-	if (!dentry->d_sb->s_export_op ||
-	    !dentry->d_sb->s_export_op->fh_to_dentry)
+	if (!fsgate_compat_fid_handles_ok(dentry->d_sb->s_export_op,
+					  inode_mark))
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -67,6 +67,7 @@ bool fsgate_fid_mergeable(u32 old_mask, const struct fsgate_fid *old,
 size_t fsgate_fid_len(const struct fsgate_fid *fid, u32 group_flags, u32 mask);
 size_t fsgate_fid_fill(void *buf, const struct fsgate_fid *fid,
 		       u32 group_flags, u32 mask);
-int fsgate_fid_check_object(struct dentry *dentry, __kernel_fsid_t *fsid);
+int fsgate_fid_check_object(struct dentry *dentry, bool inode_mark,
+			    __kernel_fsid_t *fsid);
 
 #endif /* _FSGATE_FID_H */

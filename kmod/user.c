@@ -1067,7 +1067,9 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	if (mark.flags & FSGATE_MARK_ADD)
 		ret = fsgate_mark_supported(&mark, &path, group->flags);
 	if (!ret && (group->flags & FSGATE_REPORT_FID_BITS))
-		ret = fsgate_fid_check_object(path.dentry, &change.fsid);
+		ret = fsgate_fid_check_object(path.dentry,
+					      type == FSGATE_MARK_INODE,
+					      &change.fsid);
 	if (!ret && (mark.flags & FSGATE_MARK_ADD))
 		ret = fsgate_mark_ignore_supported(&mark, &path);
 	if (ret || ((mark.flags & FSGATE_MARK_ADD) &&

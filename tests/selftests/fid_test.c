@@ -926,8 +926,8 @@ static int kernel_at_least(int major, int minor)
 }
 
 /*
- * fanotify_mark(2)'s rules for FID groups and events: the same errno,
- * 6.1's where later kernels changed them.
+ * fanotify_mark(2)'s rules for FID groups and events: the same errno as
+ * the running kernel's fanotify.
  */
 TEST_F(fid, invalid_marks_get_fanotifys_errno)
 {
@@ -964,9 +964,9 @@ TEST_F(fid, invalid_marks_get_fanotifys_errno)
 		{ FAN_REPORT_FID, 0, FAN_CREATE, "f", 0, 0 },
 		/*
 		 * procfs: no fsid (6.1), or one but no decodable handles
-		 * (6.12): PROCFS_ERR, what 6.1's rules say of it. fanotify
-		 * from 6.8 on allows inode marks there (err_new); fsgate keeps
-		 * 6.1's rules.
+		 * (6.12): PROCFS_ERR, what 6.1's rules say of it. From 6.8
+		 * on (an fsid, and inode marks needing handles that only
+		 * encode) inode marks are allowed there (err_new).
 		 */
 		{ FAN_REPORT_FID, 0, FAN_OPEN, "/proc/self", PROCFS_ERR, 0 },
 		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, FAN_OPEN, "/proc",
@@ -1006,20 +1006,114 @@ TEST_F(fid, invalid_marks_get_fanotifys_errno)
 		eg = fsgate_mark(self->g, flags, cases[i].mask, AT_FDCWD,
 				 path) ? errno : 0;
 		err = cases[i].err == PROCFS_ERR ? procfs_err : cases[i].err;
+		if (new_rules && cases[i].err == PROCFS_ERR)
+			err = cases[i].err_new;
 		EXPECT_EQ(err, eg) TH_LOG("case %u: fsgate %s", i,
 					  strerror(eg));
-		if (new_rules && cases[i].err == PROCFS_ERR) {
-			/* A difference fsgate keeps: README, "The ABI". */
-			EXPECT_EQ(cases[i].err_new, efa)
-				TH_LOG("case %u: fanotify %s", i,
-				       strerror(efa));
-			continue;
-		}
 		EXPECT_EQ(err, efa) TH_LOG("case %u: fanotify %s", i,
 					   strerror(efa));
 		EXPECT_EQ(efa, eg) TH_LOG("case %u: fanotify %s, fsgate %s", i,
 					  strerror(efa), strerror(eg));
 	}
+}
+
+/*
+ * An overlayfs without nfs_export encodes file handles it cannot decode
+ * (from 6.6 on; none at all before). fanotify takes a FID group's inode
+ * mark there from 6.5 on and reports the overlay's handles, not
+ * decodable; a mount or filesystem mark needs handles that decode on
+ * every kernel. fsgate gives the running kernel's errno for each, and on
+ * a kernel that takes the mark, the same record bytes for an open.
+ */
+TEST(overlay_marks_and_handles_as_this_kernels_fanotify)
+{
+	static const unsigned int refused[] = {
+		FAN_MARK_FILESYSTEM, FAN_MARK_MOUNT,
+	};
+	char base[64], lower[96], upper[96], work[96], merged[96];
+	char opts[400], file[128];
+	unsigned char fa_buf[4096], g_buf[4096];
+	const struct fanotify_event_metadata *ev;
+	const struct fanotify_event_info_fid *info;
+	const struct file_handle *fh;
+	int fa, g, efa, eg, fd, taken = kernel_at_least(6, 6);
+	ssize_t nfa, ng;
+	unsigned int i;
+
+	ASSERT_EQ(0, fsgate_test_tmpfs("ovlfid", base, sizeof(base)));
+	snprintf(lower, sizeof(lower), "%s/lower", base);
+	snprintf(upper, sizeof(upper), "%s/upper", base);
+	snprintf(work, sizeof(work), "%s/work", base);
+	snprintf(merged, sizeof(merged), "%s/merged", base);
+	snprintf(file, sizeof(file), "%s/lower/f", base);
+	ASSERT_EQ(0, mkdir(lower, 0755));
+	ASSERT_EQ(0, mkdir(upper, 0755));
+	ASSERT_EQ(0, mkdir(work, 0755));
+	ASSERT_EQ(0, mkdir(merged, 0755));
+	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	ASSERT_EQ(0, mount("overlay", merged, "overlay", 0, opts))
+		TH_LOG("mount overlay: %m");
+	snprintf(file, sizeof(file), "%s/f", merged);
+
+	fa = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_NONBLOCK |
+			   FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fa);
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_REPORT_FID |
+			FSGATE_NONBLOCK | FSGATE_CLOEXEC, O_RDONLY | O_CLOEXEC,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		errno = 0;
+		efa = fanotify_mark(fa, FAN_MARK_ADD | refused[i], FAN_OPEN,
+				    AT_FDCWD, merged) ? errno : 0;
+		errno = 0;
+		eg = fsgate_mark(g, FSGATE_MARK_ADD | refused[i], FAN_OPEN,
+				 AT_FDCWD, merged) ? errno : 0;
+		EXPECT_EQ(EOPNOTSUPP, efa) TH_LOG("%#x: fanotify %s",
+						  refused[i], strerror(efa));
+		EXPECT_EQ(efa, eg) TH_LOG("%#x: fanotify %s, fsgate %s",
+					  refused[i], strerror(efa),
+					  strerror(eg));
+	}
+	errno = 0;
+	efa = fanotify_mark(fa, FAN_MARK_ADD, FAN_OPEN, AT_FDCWD, file) ?
+	      errno : 0;
+	errno = 0;
+	eg = fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD, file) ?
+	     errno : 0;
+	EXPECT_EQ(taken ? 0 : EOPNOTSUPP, efa)
+		TH_LOG("fanotify %s", strerror(efa));
+	EXPECT_EQ(efa, eg) TH_LOG("fanotify %s, fsgate %s", strerror(efa),
+				  strerror(eg));
+	if (!efa && !eg) {
+		close(open(file, O_RDONLY | O_CLOEXEC));
+		nfa = read(fa, fa_buf, sizeof(fa_buf));
+		ng = read(g, g_buf, sizeof(g_buf));
+		ASSERT_LT(0, nfa) TH_LOG("fanotify heard nothing: %m");
+		ASSERT_EQ(nfa, ng) TH_LOG("fsgate read: %m");
+		EXPECT_EQ(0, memcmp(fa_buf, g_buf, nfa));
+		/* One open, its handle in a FID record. */
+		ev = (const void *)fa_buf;
+		info = (const void *)(ev + 1);
+		fh = (const void *)info->handle;
+		ASSERT_EQ(nfa, ev->event_len);
+		EXPECT_EQ(FAN_OPEN, ev->mask);
+		EXPECT_EQ(FAN_NOFD, ev->fd);
+		ASSERT_LE(sizeof(*ev) + sizeof(*info) + sizeof(*fh),
+			  (size_t)nfa);
+		EXPECT_EQ(FAN_EVENT_INFO_TYPE_FID, info->hdr.info_type);
+		EXPECT_LT(0, fh->handle_bytes);
+		EXPECT_GE(info->hdr.len, sizeof(*info) + sizeof(*fh) +
+					 fh->handle_bytes);
+	}
+	close(fa);
+	close(g);
+	umount2(merged, MNT_DETACH);
+	fsgate_test_tmpfs_done(base);
 }
 
 TEST_HARNESS_MAIN

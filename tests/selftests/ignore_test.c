@@ -439,6 +439,165 @@ TEST_F(ignore, the_requests_own_writable_fd_is_not_another_writer)
 	close(wfd);
 }
 
+/* Write a byte to @obj: a modification (FAN_MODIFY). Return: 0 or -1. */
+static int modify(FIXTURE_DATA(ignore) *self, int obj)
+{
+	int fd = open(self->path[obj], O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, "x", 1);
+	close(fd);
+	return n == 1 ? 0 : -1;
+}
+
+/*
+ * The ignore mask that @fd's fdinfo shows, in fanotify's line, for its
+ * mark on the inode @ino. Return: the mask, or -1 if there is no such mark.
+ */
+static long ignored_mask_of(int fd, ino_t ino)
+{
+	char path[64], line[512], key[48];
+	unsigned int mask;
+	long ret = -1;
+	FILE *f;
+	char *p;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	snprintf(key, sizeof(key), "fanotify ino:%lx ", (unsigned long)ino);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f)) {
+		p = strstr(line, " ignored_mask:");
+		if (!strncmp(line, key, strlen(key)) && p &&
+		    sscanf(p, " ignored_mask:%x", &mask) == 1)
+			ret = mask;
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Which marks' ignore masks a modification clears, as fsnotify's
+ * send_to_group() clears them on 6.1 and 6.12: those of the marks an
+ * event is reported to, which are the modified inode's own, its
+ * filesystem's and (through the path's mount) its mount's, and its
+ * directory's only when the directory's mark watches children (its mask,
+ * or an FSGATE_MARK_IGNORE mask, has FAN_EVENT_ON_CHILD;
+ * fsnotify_iter_select_report_types()). A legacy ignore mask on a
+ * directory whose mark watches nothing applies to the directory's own
+ * events only, and a child's modification leaves it alone, even when
+ * another group watches the directory's children and so brings the
+ * child's event to the directory (LTP fanotify09's "Events on non-dir
+ * child with ignore mask on parent").
+ *
+ * Each side in turn, fanotify first: a watcher group with FAN_MODIFY on
+ * the children of the tmpfs root, and the fixture's group with a
+ * filesystem mark for opens and a legacy ignore mask of FAN_OPEN, which
+ * does not survive modification, on the root. A file in the root is
+ * modified; then the root's ignore mask must still be there and its open
+ * still ignored, the other objects' opens heard.
+ */
+TEST_F(ignore, a_childs_modification_spares_an_ignore_mask_not_for_children)
+{
+	const struct call calls[] = {
+		{ FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN | FAN_ONDIR,
+		  DIR_, 0 },
+		{ FAN_MARK_ADD | FAN_MARK_IGNORED_MASK, FAN_OPEN, DIR_, 0 },
+	};
+	const struct call watch = {
+		FAN_MARK_ADD, FAN_MODIFY | FAN_EVENT_ON_CHILD, DIR_, 0
+	};
+	uint64_t masks[2][NOBJ], watched[NOBJ];
+	long ignored[2];
+	int side, w, i;
+
+	for (side = 0; side < 2; side++) {
+		int s = side ? self->g : self->fa;
+
+		w = side ? fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+				       FSGATE_CLOEXEC, O_RDONLY | O_CLOEXEC,
+				       FSGATE_PRIORITY_DEFAULT) :
+			   fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK |
+					 FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, w);
+		mark_all(_metadata, self, w, side, &watch, 1);
+		mark_all(_metadata, self, s, side, calls, 2);
+		ASSERT_EQ(0x20, ignored_mask_of(s, self->ino[DIR_]));
+		ASSERT_EQ(0, modify(self, FILE_));
+		/* The modification reached the root's marks. */
+		ASSERT_LE(1, heard(self, w, watched));
+		EXPECT_EQ(FAN_MODIFY, watched[FILE_]);
+		ASSERT_LE(0, heard(self, s, masks[side]));
+		ignored[side] = ignored_mask_of(s, self->ino[DIR_]);
+		touch_all(self);
+		ASSERT_LE(0, heard(self, s, masks[side]));
+		close(w);
+		if (!side) {
+			close(self->fa);
+			self->fa = -1;
+		}
+	}
+	EXPECT_EQ(ignored[0], ignored[1]);
+	EXPECT_EQ(0x20, ignored[0]);
+	for (i = 0; i < NOBJ; i++) {
+		EXPECT_EQ(masks[0][i], masks[1][i]) TH_LOG("object %d", i);
+		EXPECT_EQ(i != DIR_, !!(masks[0][i] & FAN_OPEN))
+			TH_LOG("object %d: fanotify heard %#llx", i,
+			       (unsigned long long)masks[0][i]);
+	}
+}
+
+/*
+ * The other side of the rule: a legacy ignore mask on a directory whose
+ * mark watches children applies to them, and a child's modification
+ * clears it, in fanotify as in fsgate (the directory's and the child's
+ * opens are heard again; the grandchild's always were).
+ */
+TEST_F(ignore, a_childs_modification_clears_an_ignore_mask_for_children)
+{
+	const struct call calls[] = {
+		{ FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN | FAN_ONDIR,
+		  DIR_, 0 },
+		{ FAN_MARK_ADD, FAN_CLOSE_WRITE | FAN_EVENT_ON_CHILD, DIR_, 0 },
+		{ FAN_MARK_ADD | FAN_MARK_IGNORED_MASK, FAN_OPEN, DIR_, 0 },
+	};
+	uint64_t masks[2][2][NOBJ];
+	long ignored[2];
+	int side, i;
+
+	for (side = 0; side < 2; side++) {
+		int s = side ? self->g : self->fa;
+
+		mark_all(_metadata, self, s, side, calls, 3);
+		touch_all(self);
+		ASSERT_LE(0, heard(self, s, masks[side][0]));
+		ASSERT_EQ(0, modify(self, FILE_));
+		ASSERT_LE(0, heard(self, s, masks[side][1]));
+		ignored[side] = ignored_mask_of(s, self->ino[DIR_]);
+		touch_all(self);
+		ASSERT_LE(0, heard(self, s, masks[side][1]));
+		if (!side) {
+			close(self->fa);
+			self->fa = -1;
+		}
+	}
+	EXPECT_EQ(ignored[0], ignored[1]);
+	EXPECT_EQ(0, ignored[0]);
+	for (i = 0; i < NOBJ; i++) {
+		EXPECT_EQ(masks[0][0][i], masks[1][0][i]) TH_LOG("object %d", i);
+		EXPECT_EQ(masks[0][1][i], masks[1][1][i]) TH_LOG("object %d", i);
+		EXPECT_EQ(i == CHILD, !!(masks[0][0][i] & FAN_OPEN))
+			TH_LOG("object %d: fanotify heard %#llx before", i,
+			       (unsigned long long)masks[0][0][i]);
+		EXPECT_TRUE(masks[0][1][i] & FAN_OPEN)
+			TH_LOG("object %d: fanotify heard %#llx after", i,
+			       (unsigned long long)masks[0][1][i]);
+	}
+}
+
 /* The module says it has them. */
 TEST(feature_bit_is_set)
 {

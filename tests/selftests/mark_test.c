@@ -472,7 +472,7 @@ TEST_F(fs, full_queue_reports_one_overflow)
 TEST_F(fs, proc_shows_marks_and_counters)
 {
 	unsigned int id, pid, prio, marks, queued, delivered, overflows;
-	char line[256], comm[64], class[32];
+	char line[1024], comm[64], class[32];
 	int found = 0;
 	FILE *f;
 
