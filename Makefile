@@ -278,6 +278,15 @@ $(B)/guest/%_test: tests/selftests/%_test.c $(SELFTEST_UTIL) \
 	$(CC) $(USER_CFLAGS) -Ilib/include -isystem $(KSFT) -o $@ $< \
 		$(SELFTEST_UTIL) $(B)/lib/libfsgate.a -lpthread
 
+# fsgate's allocation sites, each of which a failnth_test sweep must reach.
+ALLOC_SITE_SRC := $(filter-out %_test.c kmod/kunit.c,$(wildcard kmod/*.c))
+$(B)/gen/alloc_sites.h: tests/selftests/alloc-sites $(ALLOC_SITE_SRC)
+	@mkdir -p $(@D)
+	tests/selftests/alloc-sites kmod > $@.tmp
+	mv $@.tmp $@
+$(B)/guest/failnth_test: $(B)/gen/alloc_sites.h
+$(B)/guest/failnth_test: USER_CFLAGS += -I$(B)/gen
+
 # A FUSE server that never answers an open (libfuse3, from make deps).
 $(B)/guest/stallfs: tests/selftests/stallfs.c
 	@mkdir -p $(@D)

@@ -235,7 +235,7 @@ static int fsgate_groups_copy_out(void __user *out, u32 size,
  * written; -EINVAL for a record size below %FSGATE_GROUP_ENTRY_SIZE_VER0
  * or above a page, flags or non-zero reserved fields; -ENOMEM.
  */
-static long fsgate_ioctl_groups(void __user *arg)
+static noinline long fsgate_ioctl_groups(void __user *arg)
 {
 	struct user_namespace *user_ns = current_user_ns();
 	struct pid_namespace *pid_ns = task_active_pid_ns(current);

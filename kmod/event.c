@@ -161,8 +161,8 @@ static void fsgate_event_overflow(struct fsgate_group *group)
 }
 
 /* Allocate and queue an event the queue did not absorb when last looked at. */
-static void fsgate_event_add(struct fsgate_group *group, u32 mask,
-			     const struct path *path, struct pid *pid)
+static noinline void fsgate_event_add(struct fsgate_group *group, u32 mask,
+				      const struct path *path, struct pid *pid)
 {
 	struct fsgate_proc *proc = NULL;
 	struct fsgate_event *event;

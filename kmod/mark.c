@@ -312,9 +312,9 @@ static bool fsgate_marks_room(const struct fsgate_group *group)
 	       (group->flags & FSGATE_UNLIMITED_MARKS);
 }
 
-static struct fsgate_obj *fsgate_obj_alloc(unsigned int type, void *object,
-					   struct fsnotify_group *group,
-					   gfp_t gfp)
+static noinline struct fsgate_obj *
+fsgate_obj_alloc(unsigned int type, void *object,
+		 struct fsnotify_group *group, gfp_t gfp)
 {
 	struct fsgate_obj *obj = kzalloc(sizeof(*obj), gfp);
 
@@ -595,10 +595,10 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
  * fails goes with it (out_free_sub); before there is a sub, a failure
  * frees the cache where it happens.
  */
-static int fsgate_sub_create(struct fsgate_group *group,
-			     const struct fsgate_key *key,
-			     struct fsgate_obj *obj,
-			     const struct fsgate_change *change)
+static noinline int fsgate_sub_create(struct fsgate_group *group,
+				      const struct fsgate_key *key,
+				      struct fsgate_obj *obj,
+				      const struct fsgate_change *change)
 {
 	struct fsgate_sub *sub;
 	int ret;

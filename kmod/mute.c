@@ -252,8 +252,8 @@ static void fsgate_mutes_free(struct fsgate_mutes *mutes)
  * An unpublished copy of @old (NULL: none) with room for @extra more
  * rules; NULL without memory.
  */
-static struct fsgate_mutes *fsgate_mutes_copy(const struct fsgate_mutes *old,
-					      unsigned int extra)
+static noinline struct fsgate_mutes *
+fsgate_mutes_copy(const struct fsgate_mutes *old, unsigned int extra)
 {
 	unsigned int i, n = old ? old->n : 0;
 	struct fsgate_mutes *mutes;

@@ -175,7 +175,7 @@ static unsigned int fsgate_persist_count(void)
 static void fsgate_persist_expire(struct work_struct *work);
 
 /* A struct fsgate_persistence for a checked request, or an ERR_PTR. */
-static struct fsgate_persistence *
+static noinline struct fsgate_persistence *
 fsgate_persist_alloc(struct fsgate_group *group,
 		     const struct fsgate_persist *req)
 {

@@ -143,8 +143,8 @@ static int fsgate_event_f_flags(struct fsgate_group *group,
  * such numbers stay allocated while looking further, so that the next
  * one tried is another, and are given back after.
  */
-static int fsgate_event_get_fd(struct fsgate_group *group,
-			       struct fsgate_event *event, int flags)
+static noinline int fsgate_event_get_fd(struct fsgate_group *group,
+					struct fsgate_event *event, int flags)
 {
 	int fd = get_unused_fd_flags(flags);
 	unsigned int n = 0, room = 0;
@@ -321,8 +321,9 @@ static unsigned long fsgate_event_out_copy(char __user *buf,
  * -ENOMEM when the room for its FID records cannot be had (the event is
  * put back, as for -EFAULT).
  */
-static ssize_t fsgate_event_copy(struct fsgate_group *group,
-				 struct fsgate_event *event, char __user *buf)
+static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
+					  struct fsgate_event *event,
+					  char __user *buf)
 {
 	struct fsgate_event_out stack_out, *out = &stack_out;
 	struct file *file = NULL;
@@ -633,8 +634,8 @@ struct fsgate_answers {
 	struct fsgate_answer answers_stack[FSGATE_RESPONSE_STACK];
 };
 
-static int fsgate_answers_get(struct fsgate_answers *a,
-			      const char __user *buf, size_t count)
+static noinline int fsgate_answers_get(struct fsgate_answers *a,
+				       const char __user *buf, size_t count)
 {
 	size_t most = min_t(size_t, count / sizeof(struct fanotify_response),
 			    FSGATE_RESPONSE_MAX);
@@ -1195,9 +1196,9 @@ static bool fsgate_mute_unused_zero(const struct fsgate_mute *req)
 }
 
 /* FSGATE_MUTE_LIST: copy a group's entries and its mode out. */
-static long fsgate_mute_list(struct fsgate_group *group,
-			     struct fsgate_mute __user *uarg,
-			     const struct fsgate_mute *req)
+static noinline long fsgate_mute_list(struct fsgate_group *group,
+				      struct fsgate_mute __user *uarg,
+				      const struct fsgate_mute *req)
 {
 	struct fsgate_mute_entry __user *out = u64_to_user_ptr(req->entries);
 	struct fsgate_mute_entry *entries;
@@ -1487,8 +1488,8 @@ static void fsgate_sub_view_show(struct seq_file *m,
  * are dropped last, also unlocked: the last iput() may evict the inode,
  * and eviction takes the mutex. Without memory for the views, no marks.
  */
-static void fsgate_subs_show_fdinfo(struct seq_file *m,
-				    struct fsgate_group *group)
+static noinline void fsgate_subs_show_fdinfo(struct seq_file *m,
+					     struct fsgate_group *group)
 {
 	unsigned int nofs, room = 0, n = 0, i;
 	struct fsgate_sub_view *views;

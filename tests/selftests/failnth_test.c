@@ -22,13 +22,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "fsgate_util.h"
 #include "perm_util.h"
+#include "alloc_sites.h"
 
 #define FAILSLAB "/sys/kernel/debug/failslab/"
 #define MAX_N 200	/* more allocations than any one call makes */
@@ -72,6 +75,9 @@ static int faults_setup(void)
 	return 0;
 }
 
+static int trace_setup(void);
+static int trace_sites(char *site, size_t len, char *ours, size_t olen);
+
 static int nth_write(int n)
 {
 	char buf[16];
@@ -84,6 +90,21 @@ static int nth_write(int n)
 	if (ret < 0)
 		close(fd);
 	return ret;
+}
+
+/* The fail-nth file, for nth_set(); -1 if there is none. */
+static int nth_open(void)
+{
+	return open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+}
+
+/* Arm the fail-nth file @fd of nth_open(): 0, or -1. */
+static int nth_set(int fd, int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d", n);
+
+	return pwrite(fd, buf, len, 0) == len ? 0 : -1;
 }
 
 /* Fail the @n-th allocation from now on; the fd to pass to fault_done(). */
@@ -169,11 +190,227 @@ static void fault_site(char *site, size_t len)
 			 ours[0] && strcmp(ours, first) ? ours : "");
 }
 
+/*
+ * --- which of fsgate's allocation sites failed ---
+ *
+ * failslab prints no stack for a __GFP_NOWARN allocation, as most of
+ * fsgate's in the event path are, and the debug kernel has no
+ * CONFIG_FAULT_INJECTION_STACKTRACE_FILTER to confine failures to
+ * fsgate: every slab allocation the task makes is counted by fail-nth.
+ * The site is read instead from the kmem:kmalloc and
+ * kmem:kmem_cache_alloc trace events of allocations that returned NULL,
+ * each with a stack (a "stacktrace" trigger): the first frame past the
+ * allocator is the site. It is fsgate's when that function is one of
+ * fsgate's (every site function is named fsgate_*, and kept out of line:
+ * tests/selftests/alloc-sites). A failure inside the allocator (kmemleak's
+ * metadata) or in the kernel's own code is no site of fsgate's.
+ */
+
+#define TRACEFS "/sys/kernel/tracing/"
+
+static int tpipe = -1;
+static char trace_buf[1 << 16];
+static size_t trace_len;
+
+static int trace_set(const char *file, const char *value)
+{
+	char path[128];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), TRACEFS "events/kmem/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, value, strlen(value)) < 0 ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
+/* Whether @file in tracefs holds @what. */
+static int trace_has(const char *file, const char *what)
+{
+	char path[128], buf[512] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), TRACEFS "events/kmem/%s", file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return strstr(buf, what) != NULL;
+}
+
+/* Trace every allocation that returns NULL, with its stack: 0 or -1. */
+static int trace_setup(void)
+{
+	static const char *const events[] = { "kmalloc", "kmem_cache_alloc" };
+	char file[64];
+	unsigned int i;
+
+	if (access(TRACEFS "events", F_OK))
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	for (i = 0; i < 2; i++) {
+		snprintf(file, sizeof(file), "%s/filter", events[i]);
+		if (trace_set(file, "ptr == 0"))
+			return -1;
+		snprintf(file, sizeof(file), "%s/trigger", events[i]);
+		/*
+		 * Set once per boot: a second is refused. (An event without
+		 * triggers lists the available ones, "stacktrace" among them.)
+		 */
+		if (!trace_has(file, "stacktrace:"))
+			trace_set(file, "stacktrace if ptr == 0");
+		if (!trace_has(file, "stacktrace:"))
+			return -1;
+		snprintf(file, sizeof(file), "%s/enable", events[i]);
+		if (trace_set(file, "1"))
+			return -1;
+	}
+	tpipe = open(TRACEFS "trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	return tpipe < 0 ? -1 : 0;
+}
+
+/* Frames of the tracing and of the allocators, not the site. */
+static int frame_is_allocator(const char *f)
+{
+	static const char *const skip[] = {
+		"trace", "kmem_cache_alloc", "kmalloc", "kzalloc", "kcalloc",
+		"kvmalloc", "kvzalloc", "kvcalloc", "krealloc", "kmemdup",
+		"kstrdup", "kstrndup", "kasprintf", "__kmem_cache", "slab_",
+		"should_fail", "failslab",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (strstr(f, skip[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Read the traced failures so far; the site of the last (the frame past
+ * the allocator, without a ".constprop.0" suffix) into @site, and each
+ * of fsgate's sites, comma-separated, into @ours. Return: how many
+ * failures were traced.
+ */
+static int trace_sites(char *site, size_t len, char *ours, size_t olen)
+{
+	char *line, *next, frame[128];
+	int stack = 0, n = 0;
+	ssize_t got;
+
+	site[0] = ours[0] = '\0';
+	if (tpipe < 0)
+		return 0;
+	trace_len = 0;
+	while ((got = read(tpipe, trace_buf + trace_len,
+			   sizeof(trace_buf) - 1 - trace_len)) > 0) {
+		trace_len += got;
+		if (trace_len == sizeof(trace_buf) - 1)
+			break;
+	}
+	trace_buf[trace_len] = '\0';
+	if (getenv("FAILNTH_DEBUG"))
+		printf("# trace: %zd bytes, last read %zd (%m): %.300s\n",
+		       trace_len, got, trace_buf);
+	for (line = trace_buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strstr(line, "<stack trace>")) {
+			stack = 1;
+			n++;
+			continue;
+		}
+		line += strspn(line, " ");
+		if (!stack || strncmp(line, "=> ", 3))
+			continue;
+		snprintf(frame, sizeof(frame), "%s", line + 3);
+		frame[strcspn(frame, "+. ")] = '\0';
+		if (frame_is_allocator(frame))
+			continue;
+		stack = 0;
+		snprintf(site, len, "%s", frame);
+		if (strncmp(frame, "fsgate_", 7) || strlen(ours) + strlen(frame) + 2 >= olen)
+			continue;
+		if (ours[0])
+			strcat(ours, ",");
+		strcat(ours, frame);
+	}
+	return n;
+}
+
+/*
+ * The sites of fsgate's that injected failures hit: this test's, and
+ * the run's, in a file the test cases of one run share (each runs in a
+ * process of its own, forked by the harness's).
+ */
+#define MAX_HITS 64
+static char hits[MAX_HITS][64];
+static int nhits;
+
+static void hits_file(char *path, size_t len)
+{
+	snprintf(path, len, "/tmp/failnth-sites.%d", getppid());
+}
+
+static void hit(const char *call, const char *site)
+{
+	char path[64];
+	int i;
+	FILE *f;
+
+	for (i = 0; i < nhits; i++)
+		if (!strcmp(hits[i], site))
+			return;
+	if (nhits < MAX_HITS)
+		snprintf(hits[nhits++], sizeof(hits[0]), "%.63s", site);
+	hits_file(path, sizeof(path));
+	f = fopen(path, "ae");
+	if (f) {
+		fprintf(f, "%s %s\n", site, call);
+		fclose(f);
+	}
+}
+
+static int was_hit(const char *site)
+{
+	int i;
+
+	for (i = 0; i < nhits; i++)
+		if (!strcmp(hits[i], site))
+			return 1;
+	return 0;
+}
+
+/* The sweep's injected failures hit each of @want, NULL-ended. */
+static void expect_sites(struct __test_metadata *_metadata,
+			 const char *const *want)
+{
+	for (; *want; want++) {
+		EXPECT_TRUE(was_hit(*want))
+			TH_LOG("no injected failure hit %s", *want);
+	}
+}
+
+#define EXPECT_SITES(...) \
+	expect_sites(_metadata, (const char *const[]){ __VA_ARGS__, NULL })
+
 static void note(const char *call, int n, long ret, int err)
 {
-	char site[300];
+	char site[300], traced[128], ours[256], *p, *comma;
 
 	fault_site(site, sizeof(site));
+	if (trace_sites(traced, sizeof(traced), ours, sizeof(ours)))
+		snprintf(site, sizeof(site), "%s", traced);
+	for (p = ours; *p; p = comma ? comma + 1 : p + strlen(p)) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		hit(call, p);
+	}
 	printf("# fail-nth %s: allocation %d (%s) -> %s\n", call, n, site,
 	       ret < 0 ? strerror(err) : "worked");
 	fflush(stdout);
@@ -241,8 +478,13 @@ FIXTURE(fault) {
 
 FIXTURE_SETUP(fault)
 {
+	char site[8], ours[8];
+
 	if (faults_setup())
 		SKIP(return, "no fail-nth or failslab in this kernel");
+	/* A kernel that can inject has the trace events: the debug one. */
+	ASSERT_EQ(0, trace_setup()) TH_LOG("no kmem trace events: %m");
+	trace_sites(site, sizeof(site), ours, sizeof(ours));
 	ASSERT_EQ(0, fsgate_test_tmpfs("failnth", self->dir, sizeof(self->dir)));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	write_file(self->file, "content\n");
@@ -292,6 +534,7 @@ TEST_F_TIMEOUT(fault, init, 300)
 		close(g);
 	}
 	ASSERT_LT(n, MAX_N);
+	EXPECT_SITES("fsgate_group_alloc", "fsgate_group_set_self");
 }
 
 /* One mark request of a sweep, and what it needs around it. */
@@ -423,6 +666,7 @@ TEST_F_TIMEOUT(fault, marks, 900)
 		c.file = c.on_dir ? self->dir : self->file;
 		sweep_mark(_metadata, &c);
 	}
+	EXPECT_SITES("fsgate_obj_alloc", "fsgate_sub_create");
 }
 
 TEST_F_TIMEOUT(fault, mark_flush, 300)
@@ -529,6 +773,7 @@ TEST_F_TIMEOUT(fault, proc_files, 300)
 		ASSERT_LT(n, MAX_N);
 	}
 	close(g);
+	EXPECT_SITES("fsgate_subs_show_fdinfo");
 }
 
 /*
@@ -539,7 +784,7 @@ TEST_F_TIMEOUT(fault, proc_files, 300)
 TEST_F_TIMEOUT(fault, mute, 300)
 {
 	static const char *const calls[] = { "mute add", "mute set_mode",
-					     "mute clear" };
+					     "mute clear", "mute list" };
 	struct fsgate_mute_entry e = { .type = FSGATE_MUTE_UID, .id = 65534 };
 	struct fsgate_mute_entry pre[2] = {
 		{ .type = FSGATE_MUTE_UID, .id = 1 },
@@ -552,7 +797,7 @@ TEST_F_TIMEOUT(fault, mute, 300)
 
 	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
 		SKIP(return, "no fail-nth or failslab in this kernel");
-	for (c = 0; c < 3; c++) {
+	for (c = 0; c < 4; c++) {
 		for (n = 1; n < MAX_N; n++) {
 			g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
 			ASSERT_LE(0, g);
@@ -566,8 +811,10 @@ TEST_F_TIMEOUT(fault, mute, 300)
 				ret = fsgate_mute_add(g, &e);
 			else if (c == 1)
 				ret = fsgate_mute_set_mode(g, FSGATE_MUTE_MODE_ONLY);
-			else
+			else if (c == 2)
 				ret = fsgate_mute_clear(g);
+			else
+				ret = fsgate_mute_list(g, got, 4, &mode) == 2 ? 0 : -1;
 			err = errno;
 			injected = fault_done(f);
 			ASSERT_LE(0, injected);
@@ -578,7 +825,7 @@ TEST_F_TIMEOUT(fault, mute, 300)
 				EXPECT_EQ(before, fsgate_mute_list(g, got, 4, &mode));
 				EXPECT_EQ(FSGATE_MUTE_MODE_MUTE, mode);
 			} else {
-				EXPECT_EQ(c == 0 ? 3 : c == 1 ? 2 : 0,
+				EXPECT_EQ(c == 0 ? 3 : c == 2 ? 0 : 2,
 					  fsgate_mute_list(g, got, 4, &mode));
 				EXPECT_EQ(c == 1 ? FSGATE_MUTE_MODE_ONLY :
 					  FSGATE_MUTE_MODE_MUTE, mode);
@@ -589,6 +836,7 @@ TEST_F_TIMEOUT(fault, mute, 300)
 		}
 		ASSERT_LT(n, MAX_N);
 	}
+	EXPECT_SITES("fsgate_mutes_copy", "fsgate_mute_list");
 }
 
 /*
@@ -790,6 +1038,7 @@ TEST_F_TIMEOUT(fault, write, 300)
 			break;
 	}
 	ASSERT_LT(n, MAX_N);
+	EXPECT_SITES("fsgate_answers_get", "fsgate_cache_merge");
 }
 
 /*
@@ -878,6 +1127,7 @@ TEST_F_TIMEOUT(fault, access_one_group, 300)
 	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
 		SKIP(return, "no fail-nth or failslab in this kernel");
 	sweep_access(_metadata, "open, one content group", self->file, 1, 0);
+	EXPECT_SITES("fsgate_perm_ask");
 }
 
 TEST_F_TIMEOUT(fault, access_notification, 300)
@@ -885,6 +1135,7 @@ TEST_F_TIMEOUT(fault, access_notification, 300)
 	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
 		SKIP(return, "no fail-nth or failslab in this kernel");
 	sweep_access(_metadata, "open, one notification group", self->file, 1, 1);
+	EXPECT_SITES("fsgate_event_add");
 }
 
 /* More groups than fsgate collects on the stack: its own allocation. */
@@ -894,6 +1145,7 @@ TEST_F_TIMEOUT(fault, access_many_groups, 300)
 		SKIP(return, "no fail-nth or failslab in this kernel");
 	sweep_access(_metadata, "open, seventeen content groups", self->file,
 		     17, 0);
+	EXPECT_SITES("fsgate_dispatch_matched", "fsgate_perm_ask");
 }
 
 /*
@@ -1020,6 +1272,491 @@ TEST_F_TIMEOUT(fault, persist_attach_remove, 300)
 	EXPECT_EQ(0, ret);
 	EXPECT_EQ(0, open_errno(self->file));
 	fsgate_remove("failnth");
+	EXPECT_SITES("fsgate_persist_alloc");
+}
+
+/*
+ * A notification group's event, made by a child whose @n-th allocation
+ * fails as it opens @file (creates it, with @create): the open works or
+ * fails with ENOMEM; if it worked, the group has its record or an
+ * overflow event (an event fsgate could not make is never silently
+ * lost), and none when no failure was injected.
+ */
+static void sweep_notify(struct __test_metadata *_metadata, const char *name,
+			 unsigned int flags, uint64_t mask, const char *marked,
+			 const char *file, int create)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK | FSGATE_CLOEXEC |
+			 flags,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+	struct fsgate_test_tally t;
+	int n, g, p[2], r[2], injected;
+	pid_t pid;
+
+	for (n = 1; n < MAX_N; n++) {
+		g = fsgate_init_ext(&init);
+		ASSERT_LE(0, g) TH_LOG("%s: %m", name);
+		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, mask, AT_FDCWD,
+					 marked));
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			int f, fd, err;
+
+			close_range(3, p[1] - 1, 0);
+			f = fault_arm(n);
+			fd = create ? open(file, O_WRONLY | O_CREAT | O_EXCL, 0600) :
+				      open(file, O_RDONLY);
+			err = errno;
+			r[0] = fd < 0 ? err : 0;
+			r[1] = fault_done(f);
+			if (write(p[1], r, sizeof(r)) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		close(p[1]);
+		r[0] = r[1] = -1;
+		EXPECT_EQ(sizeof(r), read(p[0], r, sizeof(r)));
+		close(p[0]);
+		EXPECT_EQ(0, reap(pid));
+		injected = r[1];
+		ASSERT_LE(0, injected);
+		if (injected)
+			note(name, n, r[0] ? -1 : 0, r[0]);
+		memset(&t, 0, sizeof(t));
+		EXPECT_EQ(r[0] ? 0 : 1, fsgate_test_drain(g, &t))
+			TH_LOG("%s, allocation %d", name, n);
+		/* tmpfs reports an inode it could not allocate as ENOSPC. */
+		EXPECT_TRUE(r[0] == 0 || r[0] == ENOMEM ||
+			    (create && r[0] == ENOSPC))
+			TH_LOG("%s, allocation %d: the open failed with %s",
+			       name, n, strerror(r[0]));
+		if (create && r[0] == 0)
+			EXPECT_EQ(0, unlink(file));
+		close(g);
+		if (!injected) {
+			EXPECT_EQ(0, r[0]);
+			EXPECT_EQ(0, t.overflows);
+			break;
+		}
+	}
+	ASSERT_LT(n, MAX_N);
+}
+
+/* The FID record (and the process record after it) of a create. */
+TEST_F_TIMEOUT(fault, access_fid_record, 300)
+{
+	char file[96];
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	snprintf(file, sizeof(file), "%s/created", self->dir);
+	sweep_notify(_metadata, "create, a DFID_NAME and PROC group",
+		     FSGATE_REPORT_DFID_NAME | FSGATE_REPORT_PROC, FAN_CREATE,
+		     self->dir, file, 1);
+	EXPECT_SITES("fsgate_fid_alloc", "fsgate_proc_take");
+}
+
+/* The process record of an fd-mode event. */
+TEST_F_TIMEOUT(fault, access_process_record, 300)
+{
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	sweep_notify(_metadata, "open, a PROC group", FSGATE_REPORT_PROC,
+		     FAN_OPEN, self->file, self->file, 0);
+	EXPECT_SITES("fsgate_event_add", "fsgate_proc_take");
+}
+
+/*
+ * read() of a queued event with its n-th allocation failing, in a group
+ * of @flags told of a create in the directory (a FID group) or of an
+ * open of the file: the read returns the event as it does without a
+ * failure, or fails (ENOMEM, or for an fd-mode event an fd that could
+ * not be had); a FID event then stays queued for the next read, an
+ * fd-mode notification is dropped (logged); nothing else is left.
+ */
+static void sweep_read_records(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(fault) *self, const char *name,
+			       unsigned int flags, int fid)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK | FSGATE_CLOEXEC |
+			 flags,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+	char buf[4096] __attribute__((aligned(8))), file[320];
+	const struct fanotify_event_metadata *ev;
+	int n, f, g, err, injected, fd;
+	ssize_t ret, ref = -1;
+
+	/* A long name: records larger than fsgate lays out on its stack. */
+	snprintf(file, sizeof(file), "%s/created%0200d", self->dir, 0);
+	for (n = 0; n < MAX_N; n++) {
+		g = fsgate_init_ext(&init);
+		ASSERT_LE(0, g) TH_LOG("%s: %m", name);
+		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD,
+					 fid ? FAN_CREATE : FAN_OPEN, AT_FDCWD,
+					 fid ? self->dir : self->file));
+		fd = open(fid ? file : self->file,
+			  fid ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY, 0600);
+		ASSERT_LE(0, fd);
+		close(fd);
+		ASSERT_TRUE(readable(g, WAIT_MS));
+		f = n ? fault_arm(n) : -1;
+		ret = read(g, buf, sizeof(buf));
+		err = errno;
+		injected = f >= 0 ? fault_done(f) : 0;
+		ASSERT_LE(0, injected);
+		if (injected)
+			note(name, n, ret, err);
+		if (ret < 0) {
+			EXPECT_TRUE(err == ENOMEM ||
+				    (!fid && (err == EMFILE || err == ENFILE)))
+				TH_LOG("%s, allocation %d: %s", name, n,
+				       strerror(err));
+			/* Kept for the next read, or (fd mode) dropped. */
+			ret = read(g, buf, sizeof(buf));
+			if (!fid && ret < 0 && errno == EAGAIN)
+				ret = ref;
+		}
+		if (n == 0)
+			ref = ret;
+		EXPECT_EQ(ref, ret) TH_LOG("%s, allocation %d", name, n);
+		ev = (void *)buf;
+		if (ret > 0 && ev->fd >= 0 && ret == ref)
+			close(ev->fd);
+		/* Nothing else queued. */
+		EXPECT_EQ(-1, read(g, buf, sizeof(buf)));
+		if (fid)
+			EXPECT_EQ(0, unlink(file));
+		close(g);
+		if (n && !injected)
+			break;
+	}
+	ASSERT_LT(n, MAX_N);
+	ASSERT_LT(0, ref);
+}
+
+/* A FID group's records are built for each read, off the stack. */
+TEST_F_TIMEOUT(fault, read_fid, 300)
+{
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	sweep_read_records(_metadata, self, "read, a DFID_NAME and FID group",
+			   FSGATE_REPORT_DFID_NAME | FSGATE_REPORT_FID, 1);
+	EXPECT_SITES("fsgate_event_copy");
+}
+
+/*
+ * An fd-mode event with its process record: no allocation of fsgate's
+ * (the record is laid out on the stack), the kernel's for the fd.
+ */
+TEST_F_TIMEOUT(fault, read_process_record, 300)
+{
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	sweep_read_records(_metadata, self, "read, a PROC group",
+			   FSGATE_REPORT_PROC, 0);
+}
+
+/*
+ * read() of a permission event when the fd number it would get is the
+ * one an unanswered event already read holds (its fd closed by the
+ * reader): fsgate holds such numbers aside while it looks for another.
+ * ENOMEM (the event stays queued) or an fd; both opens end allowed, or
+ * the second denied as unopened.
+ */
+TEST_F_TIMEOUT(fault, read_fd_taken, 300)
+{
+	struct fanotify_event_metadata first, ev[4];
+	int n, f, g, err, injected, st, i;
+	ssize_t ret;
+	pid_t one, two;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	for (n = 1; n < MAX_N; n++) {
+		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
+		ASSERT_LE(0, g);
+		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM,
+					 AT_FDCWD, self->file));
+		/* Opened now, so that it does not take the number freed. */
+		f = nth_open();
+		ASSERT_LE(0, f);
+		one = spawn_open(self->file, O_RDONLY, 0);
+		ASSERT_EQ(0, next_event(g, WAIT_MS, &first));
+		/* Its number is free again, but still the pending event's. */
+		close(first.fd);
+		two = spawn_open(self->file, O_RDONLY, 0);
+		ASSERT_TRUE(readable(g, WAIT_MS));
+		ASSERT_EQ(0, nth_set(f, n));
+		ret = read(g, ev, sizeof(ev));
+		err = errno;
+		injected = fault_done(f);
+		ASSERT_LE(0, injected);
+		if (injected)
+			note("read, an fd number taken", n, ret, err);
+		if (ret < 0)
+			EXPECT_TRUE(err == ENOMEM || err == EMFILE || err == ENFILE)
+				TH_LOG("allocation %d: %s", n, strerror(err));
+		for (i = 0; ret > 0 && i < ret / (ssize_t)sizeof(ev[0]); i++) {
+			EXPECT_NE(first.fd, ev[i].fd);
+			EXPECT_EQ(sizeof(struct fanotify_response),
+				  answer(g, ev[i].fd, FSGATE_ALLOW));
+		}
+		EXPECT_EQ(sizeof(struct fanotify_response),
+			  answer(g, first.fd, FSGATE_ALLOW));
+		while (serve(g, 200))
+			;
+		EXPECT_EQ(0, reap(one));
+		st = reap(two);
+		EXPECT_TRUE(st == 0 || (injected && st == EPERM))
+			TH_LOG("allocation %d: the open ended with %d", n, st);
+		EXPECT_TRUE(identity_holds(g));
+		close(g);
+		if (!injected)
+			break;
+	}
+	ASSERT_LT(n, MAX_N);
+	EXPECT_SITES("fsgate_event_get_fd");
+}
+
+/*
+ * FSGATE_IOC_SET_FILTER of a filter that allows every access: ENOMEM
+ * and the group is still asked, or the filter decides without asking.
+ */
+TEST_F_TIMEOUT(fault, set_filter, 300)
+{
+	static const struct sock_filter allow[] = {
+		BPF_STMT(BPF_RET | BPF_K, FSGATE_FILTER_ALLOW),
+	};
+	struct fsgate_stats st;
+	int n, f, g, ret, err, injected;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	for (n = 1; n < MAX_N; n++) {
+		g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
+		ASSERT_LE(0, g);
+		ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN_PERM,
+					 AT_FDCWD, self->file));
+		f = fault_arm(n);
+		ASSERT_LE(0, f);
+		ret = fsgate_set_filter(g, allow, 1);
+		err = errno;
+		injected = fault_done(f);
+		ASSERT_LE(0, injected);
+		if (injected)
+			note("FSGATE_IOC_SET_FILTER", n, ret, err);
+		if (ret) {
+			EXPECT_EQ(ENOMEM, err);
+			EXPECT_EQ(0, open_answered(g, self->file, FSGATE_ALLOW));
+		} else {
+			EXPECT_TRUE(decided_quietly(g, self->file));
+		}
+		ASSERT_EQ(0, fsgate_stats(g, &st));
+		EXPECT_EQ(ret ? 0 : 1, st.filtered);
+		EXPECT_EQ(ret ? 1 : 0, st.asked);
+		close(g);
+		if (!injected)
+			break;
+	}
+	ASSERT_LT(n, MAX_N);
+	EXPECT_SITES("fsgate_filter_set");
+}
+
+/*
+ * FSGATE_IOC_GROUPS with room for every group: ENOMEM, or the records
+ * of as many groups as without a failure.
+ */
+TEST_F_TIMEOUT(fault, ioc_groups, 300)
+{
+	static struct fsgate_group_entry e[64];
+	struct fsgate_groups req = {
+		.size = sizeof(e[0]),
+		.count = 64,
+		.entries = (uintptr_t)e,
+	};
+	int n, f, g, h, ret, err, injected, ref;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	g = group(FSGATE_CLASS_CONTENT, FSGATE_VERDICT_DEFAULT);
+	h = group(FSGATE_CLASS_NOTIF, FSGATE_VERDICT_DEFAULT);
+	ASSERT_LE(0, g);
+	ASSERT_LE(0, h);
+	ref = ioctl(self->dev, FSGATE_IOC_GROUPS, &req);
+	ASSERT_LE(2, ref);
+	for (n = 1; n < MAX_N; n++) {
+		memset(e, 0, sizeof(e));
+		f = fault_arm(n);
+		ASSERT_LE(0, f);
+		ret = ioctl(self->dev, FSGATE_IOC_GROUPS, &req);
+		err = errno;
+		injected = fault_done(f);
+		ASSERT_LE(0, injected);
+		if (injected)
+			note("FSGATE_IOC_GROUPS", n, ret, err);
+		if (ret < 0) {
+			EXPECT_EQ(ENOMEM, err);
+		} else {
+			EXPECT_EQ(ref, ret);
+		}
+		if (!injected)
+			break;
+	}
+	ASSERT_LT(n, MAX_N);
+	close(h);
+	close(g);
+	EXPECT_SITES("fsgate_ioctl_groups");
+}
+
+/*
+ * A consensus forming: two groups have allowed the file with
+ * FSGATE_CACHE, and a child whose n-th allocation fails opens it, every
+ * group's cache allowing. The open works (or fails with ENOMEM in the
+ * VFS), no group is asked, and the next open is not asked either,
+ * whether or not the consensus could be kept.
+ */
+TEST_F_TIMEOUT(fault, consensus, 300)
+{
+	struct fanotify_event_metadata ev;
+	int n, i, g[2], p[2], r[2], answered, injected;
+	pid_t pid;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	for (n = 1; n < MAX_N; n++) {
+		for (i = 0; i < 2; i++) {
+			g[i] = content_group(1000 + 1000 * i);
+			ASSERT_LE(0, g[i]);
+			ASSERT_EQ(0, perm_mark(g[i], FAN_OPEN_PERM, self->file));
+		}
+		pid = spawn_open(self->file, O_RDONLY, 0);
+		for (answered = 0; answered < 2;)
+			for (i = 0; i < 2; i++)
+				if (readable(g[i], 10)) {
+					ASSERT_EQ(0, next_event(g[i], WAIT_MS, &ev));
+					ASSERT_EQ(sizeof(struct fanotify_response),
+						  answer(g[i], ev.fd,
+							 FSGATE_ALLOW | FSGATE_CACHE));
+					answered++;
+				}
+		ASSERT_EQ(0, reap(pid));
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			int f, fd, err;
+
+			close_range(3, p[1] - 1, 0);
+			f = fault_arm(n);
+			fd = open(self->file, O_RDONLY);
+			err = errno;
+			r[0] = fd < 0 ? err : 0;
+			r[1] = fault_done(f);
+			if (write(p[1], r, sizeof(r)) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		close(p[1]);
+		r[0] = r[1] = -1;
+		EXPECT_EQ(sizeof(r), read(p[0], r, sizeof(r)));
+		close(p[0]);
+		EXPECT_EQ(0, reap(pid));
+		injected = r[1];
+		ASSERT_LE(0, injected);
+		if (injected)
+			note("open, a consensus of two cached allows", n,
+			     r[0] ? -1 : 0, r[0]);
+		EXPECT_TRUE(r[0] == 0 || r[0] == ENOMEM)
+			TH_LOG("allocation %d: %s", n, strerror(r[0]));
+		for (i = 0; i < 2; i++) {
+			EXPECT_FALSE(readable(g[i], 0));
+			EXPECT_TRUE(identity_holds(g[i]));
+		}
+		EXPECT_TRUE(decided_quietly(g[0], self->file));
+		EXPECT_FALSE(readable(g[1], 0));
+		for (i = 0; i < 2; i++)
+			close(g[i]);
+		if (!injected) {
+			EXPECT_EQ(0, r[0]);
+			break;
+		}
+	}
+	ASSERT_LT(n, MAX_N);
+	EXPECT_SITES("fsgate_consensus_store");
+}
+
+/*
+ * fsgate's allocation sites that no sweep can reach, and why; every
+ * other site in alloc_sites.h must be hit by an injected failure.
+ */
+static const char *const unswept[][2] = {
+	{ NULL, NULL },
+};
+
+/*
+ * Every allocation site of fsgate's (alloc_sites.h, generated from
+ * kmod's sources by tests/selftests/alloc-sites) was hit by an injected
+ * failure of some sweep of this run, or is listed above: a site added
+ * without a sweep fails here. Runs last, after the whole program; the
+ * sweeps' hits are in the run's file.
+ */
+TEST_F_TIMEOUT(fault, every_site_swept, 60)
+{
+	static const char *const sites[][3] = { FSGATE_ALLOC_SITES };
+	char path[64], line[256], *sp;
+	unsigned int i, j, found;
+	FILE *f;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	hits_file(path, sizeof(path));
+	f = fopen(path, "re");
+	ASSERT_NE(NULL, f) TH_LOG("no sweep of this run hit a site: %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		sp = strchr(line, ' ');
+		if (sp)
+			*sp = '\0';
+		if (nhits < MAX_HITS && !was_hit(line))
+			snprintf(hits[nhits++], sizeof(hits[0]), "%.63s", line);
+	}
+	fclose(f);
+	for (i = 0; sites[i][0]; i++) {
+		for (j = 0, found = 0; unswept[j][0]; j++)
+			if (!strcmp(unswept[j][0], sites[i][0]))
+				found = 1;
+		if (found) {
+			EXPECT_FALSE(was_hit(sites[i][0]))
+				TH_LOG("%s is listed as unswept but was hit",
+				       sites[i][0]);
+			continue;
+		}
+		EXPECT_TRUE(was_hit(sites[i][0]))
+			TH_LOG("no sweep hit %s (%s, %s())", sites[i][0],
+			       sites[i][1], sites[i][2]);
+	}
+	/* A listed site that is gone from the module. */
+	for (j = 0; unswept[j][0]; j++) {
+		for (i = 0, found = 0; sites[i][0]; i++)
+			if (!strcmp(unswept[j][0], sites[i][0]))
+				found = 1;
+		EXPECT_TRUE(found) TH_LOG("%s is no site", unswept[j][0]);
+	}
+	/* Sites of fsgate's that the list lacks: a stale alloc_sites.h. */
+	for (j = 0; j < (unsigned int)nhits; j++) {
+		for (i = 0, found = 0; sites[i][0]; i++)
+			if (!strcmp(hits[j], sites[i][0]))
+				found = 1;
+		EXPECT_TRUE(found) TH_LOG("%s was hit but is not listed", hits[j]);
+	}
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN
