@@ -459,13 +459,41 @@ static pid_t spawn_write(int fd, const char *s)
 	_exit(pwrite(fd, s, strlen(s), 0) < 0 ? errno : 0);
 }
 
+/*
+ * The cycle itself: with @accessor waiting for @ev's answer (its ask
+ * began after @t0) while it holds the filesystem's write access, @mnt is
+ * frozen and the HSM writes through the event's fd. The ceiling of 2000
+ * ms ends the wait (the HSM's timeout verdict, allow), the freeze then
+ * completes, and the write goes through once thawed.
+ */
+static void freeze_during(struct __test_metadata *_metadata, const char *mnt,
+			  const struct fanotify_event_metadata *ev,
+			  pid_t accessor, const struct timespec *t0)
+{
+	pid_t freezer, writer;
+	int fd;
+
+	freezer = spawn_freeze(mnt);
+	/* Not an assertion: give the freeze time to start waiting. */
+	usleep(200000);
+	writer = spawn_write(ev->fd, "restored\n");
+	EXPECT_EQ(0, reap_within(accessor, t0, 2000 + late_ms()));
+	EXPECT_LE(2000 - JIFFY_MS, ms_since(t0));
+	EXPECT_EQ(0, reap_within(freezer, NULL, WAIT_MS));
+	fd = open(mnt, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ioctl(fd, FITHAW, 0));
+	close(fd);
+	EXPECT_EQ(0, reap_within(writer, NULL, WAIT_MS));
+}
+
 TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
 {
 	struct timespec t0;
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
-	pid_t opener, freezer, writer;
-	int g, fd;
+	pid_t opener;
+	int g;
 
 	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "2000", NULL, 0));
 	g = hsm_group(3000);
@@ -474,20 +502,7 @@ TEST_F(freeze, a_freeze_during_a_restore_is_ended_by_the_ceiling)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	opener = spawn_open(self->file, O_WRONLY | O_TRUNC, 0);
 	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
-	freezer = spawn_freeze(self->mnt);
-	/* Not an assertion: give the freeze time to start waiting. */
-	usleep(200000);
-	writer = spawn_write(ev.fd, "restored\n");
-
-	/* The ceiling ends the wait: the HSM's timeout verdict, allow. */
-	EXPECT_EQ(0, reap_within(opener, &t0, 2000 + late_ms()));
-	EXPECT_LE(2000 - JIFFY_MS, ms_since(&t0));
-	EXPECT_EQ(0, reap_within(freezer, NULL, WAIT_MS));
-	fd = open(self->mnt, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, ioctl(fd, FITHAW, 0));
-	close(fd);
-	EXPECT_EQ(0, reap_within(writer, NULL, WAIT_MS));
+	freeze_during(_metadata, self->mnt, &ev, opener, &t0);
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.timedout);
 	EXPECT_EQ(-1, answer(g, ev.fd, FSGATE_ALLOW));
@@ -540,9 +555,9 @@ TEST_F(freeze, a_freeze_during_a_copy_file_range_is_ended_by_the_ceiling)
 	struct timespec t0;
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
-	pid_t copier, freezer, writer;
+	pid_t copier;
 	char dst[128];
-	int g, fd;
+	int g;
 
 	snprintf(dst, sizeof(dst), "%s/copy", self->mnt);
 	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "2000", NULL, 0));
@@ -565,20 +580,7 @@ TEST_F(freeze, a_freeze_during_a_copy_file_range_is_ended_by_the_ceiling)
 	/* The second, under the destination's write access. */
 	ASSERT_EQ(0, next_event(g, WAIT_MS, &ev));
 	EXPECT_EQ(FAN_ACCESS_PERM, ev.mask);
-	freezer = spawn_freeze(self->mnt);
-	/* Not an assertion: give the freeze time to start waiting. */
-	usleep(200000);
-	writer = spawn_write(ev.fd, "restored\n");
-
-	/* The ceiling ends the wait: the HSM's timeout verdict, allow. */
-	EXPECT_EQ(0, reap_within(copier, &t0, 2000 + late_ms()));
-	EXPECT_LE(2000 - JIFFY_MS, ms_since(&t0));
-	EXPECT_EQ(0, reap_within(freezer, NULL, WAIT_MS));
-	fd = open(self->mnt, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, ioctl(fd, FITHAW, 0));
-	close(fd);
-	EXPECT_EQ(0, reap_within(writer, NULL, WAIT_MS));
+	freeze_during(_metadata, self->mnt, &ev, copier, &t0);
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.answered);
 	EXPECT_EQ(1, st.timedout);
