@@ -613,9 +613,15 @@ static void op_mark_bad(struct fz *fz)
 
 /* --- reading and answering --- */
 
+/*
+ * A read fails with what opening the event's fd failed with, as
+ * fanotify's does. EIO: an open in the overlay, whose layers
+ * op_overlay_write changes beneath it (overlayfs leaves such changes
+ * undefined; op_overlay_write's own opens of ov/f0 take EIO too).
+ */
 const int fz_read_errnos[] = {
 	EAGAIN, EINVAL, EINTR, EMFILE, ENFILE, ETXTBSY, EISDIR, EACCES, EPERM,
-	ENXIO, EROFS, ENOENT, EWOULDBLOCK, 0,
+	ENXIO, EROFS, ENOENT, EWOULDBLOCK, EIO, 0,
 };
 
 static void fz_stash(struct fz *fz, int g, int fd, uint64_t id)

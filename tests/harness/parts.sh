@@ -33,7 +33,7 @@ counts() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 
 # A cmocka binary killed before its plan printed its version line only.
 printf 'TAP version 13\n' >"$work/died.tap"
@@ -85,6 +85,19 @@ status=$?
 cat "$work/boot.out" "$work/jiffies/guest.tap" >>"$work/part.out"
 result $status "a guest boot whose tests/vm fails before booting is a failure" \
 	"$work/part.out"
+
+# A failure's reasons reach CI's output: the kselftest lines before it
+# and a scenario's log after it, not those of the results that passed.
+printf '%s\n' 'TAP version 13' '1..3' '# RUN a' '# a passed' 'ok 1 a' \
+	'# x.c:12:b:Expected 1 (1) == 2 (2)' 'not ok 2 b' '# b: log line' \
+	'ok 3 c' '# c: after' >"$work/why.tap"
+echo "$work/why.tap" >"$work/l8"
+counts "$work/l8" 1 "2 passed, 1 failed, 0 skipped" &&
+	grep -q "^    # x.c:12:b:Expected 1 (1) == 2 (2)$" "$work/part.out" &&
+	grep -q "^    $work/why.tap: not ok 2 b$" "$work/part.out" &&
+	grep -q "^    # b: log line$" "$work/part.out" &&
+	! grep -qE "a passed|c: after" "$work/part.out"
+result $? "a failure is shown with the comments around it" "$work/part.out"
 
 grep -rhoE --include='*.c' '\.name = "fsgate_[a-z_]+"' "$FSGATE_TOP/kmod" |
 	sed -E 's/.*"(.*)"/\1/' | sort >"$work/declared"

@@ -97,6 +97,24 @@ kunit_tap() {
 	done <"$suites"
 }
 
+# failure_context FILE...: each failed result in the TAP FILEs with the
+# comments just before it (a kselftest's EXPECT lines) and after it (a
+# scenario's log), indented, so that CI's output says why without the
+# build directory; bounded, 20 lines before and 40 after each, 200 in all.
+failure_context() {
+	awk 'FNR == 1 { nb = 0; after = 0 }
+	     /^[ \t]*#/ { if (after > 0) { if (shown++ < 200) print "    " $0; after-- }
+			  else before[nb++ % 20] = $0; next }
+	     { after = 0 }
+	     /^[ \t]*not ok / {
+		for (i = (nb > 20 ? nb - 20 : 0); i < nb; i++)
+			if (shown++ < 200) print "    " before[i % 20]
+		if (shown++ < 200) print "    " FILENAME ": " $0
+		after = 40
+	     }
+	     /^[ \t]*(not )?ok / { nb = 0 }' "$@"
+}
+
 # count_part NAME LIST: count the TAP files named in LIST (one a line)
 # with ktap-count ($count). A file that is missing (a guest that left no
 # log) is a failure, and so is a part that counted nothing: a TAP file
@@ -120,6 +138,7 @@ count_part() {
 		echo "$name: nothing to count"
 		status=2
 	fi
+	[ "$status" != 1 ] || failure_context "${files[@]}"
 	[ "$status" -le 1 ] ||
 		fails+=("$name: no results (ktap-count status $status)")
 	[ ${#fails[@]} -gt 0 ] || return "$status"
