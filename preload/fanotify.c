@@ -17,6 +17,7 @@ typedef int mark_fn(int fd, unsigned int flags, uint64_t mask, int dirfd,
 		    const char *pathname);
 
 static int warned_env, warned_missing, warned_feature, warned_pidfd;
+static int warned_flush;
 
 /* errno from fsgate_init() when fsgate.ko is not there to answer. */
 static bool module_missing(int err)
@@ -184,6 +185,25 @@ bool preload_is_group(int fd)
 	return fsgate_stats(fd, &stats) == 0;
 }
 
+/*
+ * Under FSGATE_PERSIST the marks belong to the group, which outlives the
+ * program. A daemon that stops in order flushes them first to "stop the
+ * flow of events" (fapolicyd does, with FAN_MARK_FLUSH and its mark type),
+ * which would leave the group gating nothing until its next run marks
+ * again: the very window the group is there to close. Such a flush
+ * succeeds and leaves the marks; `fsgatectl group remove` drops them.
+ */
+static bool persistent_flush(unsigned int flags)
+{
+	struct preload_env env;
+
+	if (!(flags & FAN_MARK_FLUSH) || preload_env_read(&env) || !env.persist)
+		return false;
+	preload_warn(&warned_flush,
+		     "FSGATE_PERSIST: FAN_MARK_FLUSH leaves the persistent group's marks in place");
+	return true;
+}
+
 int preload_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 			 int dirfd, const char *pathname)
 {
@@ -193,6 +213,8 @@ int preload_fanotify_mark(int fd, unsigned int flags, uint64_t mask,
 		errno = EINVAL;
 		return -1;
 	}
+	if (persistent_flush(flags))
+		return 0;
 	return fsgate_mark(fd, flags, mask, dirfd, pathname);
 }
 

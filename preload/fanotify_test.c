@@ -150,6 +150,7 @@ static int setup(void **state)
 	unsetenv("FSGATE_ORPHAN_VERDICT");
 	unsetenv("FSGATE_EXCLUDE_SELF");
 	unsetenv("FSGATE_REPORT_PROC");
+	unsetenv("FSGATE_PERSIST");
 	features = ~0ULL;
 	version_errno = version_calls = 0;
 	tracked_fd = -1;
@@ -472,6 +473,44 @@ static void unserved_mark_flags_are_einval(void **state)
 	assert_int_equal(mark_calls + next_calls, 0);
 }
 
+/*
+ * Under FSGATE_PERSIST a flush, as a daemon makes it on its way out,
+ * succeeds and leaves the group's marks; without it the flush is done.
+ */
+static void persistent_groups_keep_their_marks_on_a_flush(void **state)
+{
+	static const unsigned int flushes[] = {
+		FAN_MARK_FLUSH, FAN_MARK_FLUSH | FAN_MARK_MOUNT,
+		FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(flushes) / sizeof(flushes[0]); i++) {
+		expect_mark(flushes[i], 0, "/mnt");
+		assert_int_equal(fanotify_mark(GROUP, flushes[i], 0, AT_FDCWD,
+					       "/mnt"), 0);
+	}
+	assert_int_equal(mark_calls, 3);
+	assert_int_equal(warnings, 0);
+
+	setenv("FSGATE_PERSIST", "fapolicyd", 1);
+	for (i = 0; i < sizeof(flushes) / sizeof(flushes[0]); i++)
+		assert_int_equal(fanotify_mark(GROUP, flushes[i], 0, AT_FDCWD,
+					       "/mnt"), 0);
+	assert_int_equal(mark_calls, 3);
+	assert_int_equal(warnings, 3);
+	assert_non_null(strstr(warning, "leaves the persistent group's marks"));
+	/* Adding and removing marks still reach the group. */
+	expect_mark(FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_OPEN_PERM, "/mnt");
+	assert_int_equal(fanotify_mark(GROUP, FAN_MARK_ADD | FAN_MARK_MOUNT,
+				       FAN_OPEN_PERM, AT_FDCWD, "/mnt"), 0);
+	expect_mark(FAN_MARK_REMOVE | FAN_MARK_MOUNT, FAN_OPEN_PERM, "/mnt");
+	assert_int_equal(fanotify_mark(GROUP, FAN_MARK_REMOVE | FAN_MARK_MOUNT,
+				       FAN_OPEN_PERM, AT_FDCWD, "/mnt"), 0);
+	assert_int_equal(next_calls, 0);
+}
+
 static void marks_on_other_fds_go_to_libc(void **state)
 {
 	(void)state;
@@ -505,6 +544,7 @@ int main(void)
 		cmocka_unit_test_setup(fid_flags_pass_to_fsgate, setup),
 		cmocka_unit_test_setup(marks_on_a_group_go_to_fsgate, setup),
 		cmocka_unit_test_setup(unserved_mark_flags_are_einval, setup),
+		cmocka_unit_test_setup(persistent_groups_keep_their_marks_on_a_flush, setup),
 		cmocka_unit_test_setup(marks_on_other_fds_go_to_libc, setup),
 	};
 

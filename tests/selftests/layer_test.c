@@ -381,6 +381,25 @@ static int silent_daemon(const char *file)
 }
 
 /*
+ * A daemon that stops in order as fapolicyd does: it marks @file, then
+ * flushes its inode and mount marks ("stop the flow of events"), closes
+ * its group and exits.
+ */
+static int flushing_daemon(const char *file)
+{
+	int g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, file))
+		return 10;
+	if (fanotify_mark(g, FAN_MARK_FLUSH, 0, AT_FDCWD, file) ||
+	    fanotify_mark(g, FAN_MARK_FLUSH | FAN_MARK_MOUNT, 0, AT_FDCWD, file))
+		return 11;
+	close(g);
+	report("F", 1);
+	return 0;
+}
+
+/*
  * A daemon that denies every open of @file it reads until none comes for
  * a second: how many it denied, reported as one int.
  */
@@ -594,6 +613,8 @@ static void __attribute__((constructor)) layer_mode(void)
 		_exit(asking_daemon(file));
 	if (!strcmp(mode, "deny"))
 		_exit(denying_daemon(file));
+	if (!strcmp(mode, "flush"))
+		_exit(flushing_daemon(file));
 	if (!strcmp(mode, "records"))
 		_exit(records_daemon(file));
 	_exit(121);
@@ -988,6 +1009,32 @@ TEST_F_TIMEOUT(layer, persist_leaves_no_window_across_a_restart, 120)
 			       sizeof(denied)));
 	EXPECT_EQ(2, denied);
 	EXPECT_EQ(EPERM, reap(read_one));
+	EXPECT_EQ(EPERM, reap(later));
+	EXPECT_EQ(0, fsgate_remove("layer-test"));
+}
+
+/*
+ * fsgate-run --persist: a daemon that flushes its marks as it stops in
+ * order (fapolicyd does) leaves them with its persistent group, so an
+ * open made before its next run waits for that run, which denies it.
+ * Were the flush done, the open would be allowed at once, unasked.
+ */
+TEST_F_TIMEOUT(layer, persist_keeps_the_marks_a_stopping_daemon_flushes, 120)
+{
+	int denied = -1;
+	pid_t later;
+	char c;
+
+	ASSERT_EQ(0, layer_run("flush", self->file, NULL, PERSIST_OPT, &c, 1));
+	ASSERT_EQ('F', c);
+	later = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_LE(0, later);
+	usleep(300000);
+	EXPECT_EQ(0, waitpid(later, NULL, WNOHANG));
+
+	ASSERT_EQ(0, layer_run("deny", self->file, NULL, PERSIST_OPT, &denied,
+			       sizeof(denied)));
+	EXPECT_EQ(1, denied);
 	EXPECT_EQ(EPERM, reap(later));
 	EXPECT_EQ(0, fsgate_remove("layer-test"));
 }
