@@ -90,6 +90,13 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* On stderr: the module is missing, and where to look for why. */
+static void say_not_loaded(void)
+{
+	fprintf(stderr, "%s: %s\n", prog,
+		fsgate_strerror(FSGATE_CALL_INIT, ENOENT));
+}
+
 /* The groups, or exit 3 / 1 saying why. */
 static ssize_t read_groups(struct fsgate_group_info **g)
 {
@@ -98,7 +105,7 @@ static ssize_t read_groups(struct fsgate_group_info **g)
 	if (n >= 0)
 		return n;
 	if (errno == ENOENT) {
-		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
+		say_not_loaded();
 		exit(EXIT_NOT_LOADED);
 	}
 	fprintf(stderr, "%s: cannot list groups: %s\n", prog, strerror(errno));
@@ -227,6 +234,8 @@ static int cmd_status(int argc, char **argv)
 		return usage_error("status takes no %s", "argument");
 	if (!module_loaded()) {
 		printf("fsgate.ko: not loaded\n");
+		fflush(stdout);
+		say_not_loaded();
 		return EXIT_NOT_LOADED;
 	}
 	read_line("/sys/module/fsgate/refcnt", refcnt, sizeof(refcnt));
@@ -559,7 +568,8 @@ static int set_param(const char *arg)
 	v = n;
 	if (fsgate_param_set(p->name, v) < 0) {
 		fprintf(stderr, "%s: cannot set %s: %s\n", prog, p->name,
-			errno == ENOENT ? "fsgate.ko is not loaded" : strerror(errno));
+			errno == ENOENT ? fsgate_strerror(FSGATE_CALL_INIT, ENOENT) :
+			strerror(errno));
 		return errno == ENOENT ? EXIT_NOT_LOADED : EXIT_FAIL;
 	}
 	printf("%s = %llu\n", p->name, v);
@@ -572,7 +582,7 @@ static int cmd_params(int argc, char **argv)
 	int i, ret = 0, r;
 
 	if (!module_loaded()) {
-		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
+		say_not_loaded();
 		return EXIT_NOT_LOADED;
 	}
 	if (argc == 1) {
@@ -837,9 +847,13 @@ static int group_remove(int argc, char **argv)
 		return usage_error("group remove: %s", "give one NAME");
 	if (fsgate_remove(argv[1]) == 0)
 		return 0;
+	if (errno == ENOENT && !module_loaded()) {
+		say_not_loaded();
+		return EXIT_NOT_LOADED;
+	}
 	fprintf(stderr, "%s: cannot remove %s: %s\n", prog, argv[1],
 		fsgate_strerror(FSGATE_CALL_ATTACH, errno));
-	return errno == ENOENT && !module_loaded() ? EXIT_NOT_LOADED : EXIT_FAIL;
+	return EXIT_FAIL;
 }
 
 static int cmd_group(int argc, char **argv)
