@@ -6,7 +6,9 @@
 # --help names, and every option --help names is defined in the page,
 # so that neither can gain or lose an option alone. First the checker
 # itself, on a constructed tool and page that differ by one option each
-# way: it must name both. Runs the built tools (build/bin/); prints TAP.
+# way: it must name both. Last, fsgatectl(8) against the module: it
+# names every parameter fsgate.ko declares. Runs the built tools
+# (build/bin/); prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -56,7 +58,7 @@ compare() {
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 
 # The checker: --help has --gone, which the page lacks; the page has
 # -n, --new, which --help lacks; -a, --also is in both.
@@ -105,4 +107,16 @@ for t in fsgatectl:8 fsgate-monitor:1 fsgate-run:1 fsgate-scan:8 fsgate-hsm:8; d
 	compare "$name" "$top/build/bin/$name" "$top/man/$name.${t#*:}"
 	result $? "$name: the options of $name.${t#*:} are those of --help" "$work/$name.out"
 done
+
+# Every module_param*(NAME, ...) of kmod/ is a word of fsgatectl(8);
+# none found is a failure too.
+grep -ho 'module_param[_a-z]*([a-z_]*' "$top"/kmod/*.c | sed 's/.*(//' |
+	sort -u >"$work/params"
+while read -r param; do
+	grep -qw -- "$param" "$top/man/fsgatectl.8" ||
+		echo "man/fsgatectl.8 lacks the parameter $param"
+done <"$work/params" >"$work/params.out"
+[ -s "$work/params" ] || echo "no module_param in kmod/*.c" >>"$work/params.out"
+[ ! -s "$work/params.out" ]
+result $? "fsgatectl.8 names every parameter of fsgate.ko" "$work/params.out"
 exit $failed
