@@ -6,9 +6,10 @@
 # --help names, and every option --help names is defined in the page,
 # so that neither can gain or lose an option alone. First the checker
 # itself, on a constructed tool and page that differ by one option each
-# way: it must name both. Last, fsgatectl(8) against the module: it
-# names every parameter fsgate.ko declares. Runs the built tools
-# (build/bin/); prints TAP.
+# way: it must name both. Last, pages against the sources they
+# describe: fsgatectl(8) names every parameter fsgate.ko declares, and
+# fsgate_version(3) every feature bit of the uapi header. Runs the
+# built tools (build/bin/); prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -58,7 +59,7 @@ compare() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 # The checker: --help has --gone, which the page lacks; the page has
 # -n, --new, which --help lacks; -a, --also is in both.
@@ -119,4 +120,16 @@ done <"$work/params" >"$work/params.out"
 [ -s "$work/params" ] || echo "no module_param in kmod/*.c" >>"$work/params.out"
 [ ! -s "$work/params.out" ]
 result $? "fsgatectl.8 names every parameter of fsgate.ko" "$work/params.out"
+
+# Every FSGATE_FEATURE_* the uapi header defines is a tag of
+# fsgate_version(3)'s list.
+grep -o '^#define FSGATE_FEATURE_[A-Z0-9_]*' "$top/include/uapi/linux/fsgate.h" |
+	sed 's/^#define //' >"$work/features"
+while read -r feature; do
+	grep -qx "\.B $feature" "$top/man/fsgate_version.3" ||
+		echo "man/fsgate_version.3 lacks $feature"
+done <"$work/features" >"$work/features.out"
+[ -s "$work/features" ] || echo "no FSGATE_FEATURE_ in the uapi header" >>"$work/features.out"
+[ ! -s "$work/features.out" ]
+result $? "fsgate_version.3 describes every FSGATE_FEATURE_ bit" "$work/features.out"
 exit $failed
