@@ -8,8 +8,9 @@
 # itself, on a constructed tool and page that differ by one option each
 # way: it must name both. Last, pages against the sources they
 # describe: fsgatectl(8) names every parameter fsgate.ko declares, and
-# fsgate_version(3) every feature bit of the uapi header. Runs the
-# built tools (build/bin/); prints TAP.
+# fsgate_version(3) every feature bit of the uapi header; and each bash
+# completion offers the long options of its tool's --help, no more.
+# Runs the built tools (build/bin/); prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -59,7 +60,7 @@ compare() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 
 # The checker: --help has --gone, which the page lacks; the page has
 # -n, --new, which --help lacks; -a, --also is in both.
@@ -132,4 +133,20 @@ done <"$work/features" >"$work/features.out"
 [ -s "$work/features" ] || echo "no FSGATE_FEATURE_ in the uapi header" >>"$work/features.out"
 [ ! -s "$work/features.out" ]
 result $? "fsgate_version.3 describes every FSGATE_FEATURE_ bit" "$work/features.out"
+
+# completion/NAME's --long words against NAME --help's (run above).
+: >"$work/completion.out"
+for f in "$top"/completion/*; do
+	name=${f##*/}
+	grep -o -- '--[a-z][a-z-]*' "$work/$name.help.opts" >"$work/$name.help.long"
+	options <"$f" | grep -- '^--' >"$work/$name.completion.long"
+	comm -23 "$work/$name.help.long" "$work/$name.completion.long" |
+		sed "s|^|completion/$name lacks |" >>"$work/completion.out"
+	comm -13 "$work/$name.help.long" "$work/$name.completion.long" |
+		sed "s|^|completion/$name offers |; s|\$|, which $name --help lacks|" \
+			>>"$work/completion.out"
+done
+[ ! -s "$work/completion.out" ]
+result $? "each bash completion offers the long options of --help, no more" \
+	"$work/completion.out"
 exit $failed
