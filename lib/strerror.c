@@ -63,7 +63,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_MUTE, EEXIST, "the group mutes that already" },
 	{ FSGATE_CALL_MUTE, ENOSPC, "too many mute entries for this group (max_mutes)" },
 	{ FSGATE_CALL_MUTE, EOPNOTSUPP, "this kernel has no cgroups to mute" },
-	{ FSGATE_CALL_MUTE, EINVAL, "likely a uid with no mapping in the caller's user namespace, or a pid of 0 or above pid_max; else an unknown entry type, flag or mute mode, or a field the entry type does not take" },
+	{ FSGATE_CALL_MUTE, EINVAL, "likely an entry its type cannot take: FSGATE_MUTE_DESCENDANTS on anything but a process, a pid of 0 or above pid_max, a uid with no mapping in the caller's user namespace; else an unknown entry type, operation or mode (FSGATE_MUTE_MODE_MUTE or FSGATE_MUTE_MODE_ONLY)" },
 	{ FSGATE_CALL_MUTE, ENOTTY, "not an fsgate group fd, or fsgate.ko without muting" },
 	{ FSGATE_CALL_FILTER, EINVAL, "malformed filter: a load outside struct fsgate_filter_data, a packet load, a bad jump or no return" },
 	{ FSGATE_CALL_FILTER, ENOTTY, "not an fsgate group fd, or fsgate.ko without filters" },

@@ -76,7 +76,7 @@ static void einval_names_the_likely_cause_of_each_call(void **state)
 		{ FSGATE_CALL_READ, "read with a larger buffer" },
 		{ FSGATE_CALL_RESPOND, "likely the errno of a deny: only EPERM, EACCES, EIO, EBUSY, ETXTBSY, EAGAIN, ENOSPC and EDQUOT" },
 		{ FSGATE_CALL_CACHE_FLUSH, "likely a flag this fsgate.ko does not know" },
-		{ FSGATE_CALL_MUTE, "likely a uid with no mapping" },
+		{ FSGATE_CALL_MUTE, "likely an entry its type cannot take: FSGATE_MUTE_DESCENDANTS on anything but a process" },
 		{ FSGATE_CALL_FILTER, "a load outside struct fsgate_filter_data" },
 		{ FSGATE_CALL_PERSIST, "likely the name: 1 to 63 of" },
 		{ FSGATE_CALL_ATTACH, "likely flags this fsgate.ko does not take" },
