@@ -55,7 +55,9 @@ static int without_fsgate(const struct preload_env *env, unsigned int flags,
 	if (env->fallback)
 		return next_init(flags, event_f_flags);
 	preload_warn(&warned_missing, "fsgate.ko is not loaded (no "
-		    FSGATE_DEVICE "); FSGATE_FALLBACK=1 uses in-tree fanotify");
+		    FSGATE_DEVICE "); to find out why: modprobe fsgate, "
+		    "dkms status fsgate, mokutil --sb-state (Secure Boot); "
+		    "FSGATE_FALLBACK=1 uses in-tree fanotify");
 	errno = ENODEV;
 	return -1;
 }

@@ -367,6 +367,10 @@ static void missing_module_is_enodev_with_a_warning(void **state)
 	assert_int_equal(next_calls, 0);
 	assert_int_equal(warnings, 1);
 	assert_non_null(strstr(warning, "not loaded"));
+	/* Where to look: the module's error, its build, Secure Boot. */
+	assert_non_null(strstr(warning, "modprobe fsgate"));
+	assert_non_null(strstr(warning, "dkms status fsgate"));
+	assert_non_null(strstr(warning, "mokutil --sb-state"));
 }
 
 static void missing_module_with_fallback_is_fanotify(void **state)

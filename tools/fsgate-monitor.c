@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsgate-monitor: what fatrace and inotifywait are, on fsgate. A
- * notification group marks paths, mounts or filesystems for the chosen
- * events and prints each event (time, pid, comm, uid, events, path) as a
- * text or JSON line, or sends it to the journal. Exit status as
- * inotifywait's: 0 once events were printed, 1 on an error, 2 when
- * --timeout ran out before any event.
+ * fsgate-monitor: a notification group marks paths, mounts or
+ * filesystems for the chosen content events (not the directory entry
+ * events fatrace -f and inotifywait report) and prints each event (time,
+ * pid, comm, uid, events, path) as a text or JSON line, or sends it to
+ * the journal. Exit status as inotifywait's: 0 once events were
+ * printed, 1 on an error, 2 when --timeout ran out before any event.
  */
 #include <errno.h>
 #include <fcntl.h>

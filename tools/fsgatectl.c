@@ -59,18 +59,19 @@ static void usage(FILE *f)
 "                         class, priority, marks, counters, attached\n"
 "                         fds; a persistent group's name, absent verdict\n"
 "                         and the time left to its bounds\n"
-"  top [-d SEC] [-n N | -1|--once]\n"
+"  top [-d|--delay SEC] [-n|--iterations N | -1|--once]\n"
 "                         each group's event and answer rates, pending\n"
 "                         events and timeouts, refreshed every SEC seconds\n"
 "                         (default 1); N frames, or one, then exit\n"
 "  params [NAME | NAME=VALUE]...\n"
 "                         show parameters, or set them (checked first)\n"
-"  group create NAME [--class C] [--priority N] [--events MASK]\n"
-"               [--mark [inode:|mount:|filesystem:]PATH]... [--writable]\n"
-"               [--report perm,proc,tid] [--timeout MS]\n"
+"  group create NAME [-c|--class C] [-p|--priority N]\n"
+"               [-e|--events MASK] [-w|--writable]\n"
+"               [-m|--mark [inode:|mount:|filesystem:]PATH]...\n"
+"               [-r|--report perm,proc,tid] [-t|--timeout MS]\n"
 "               [--timeout-verdict V] [--orphan-verdict V]\n"
-"               [--absent allow|deny[:ERRNO]] [--absent-ms MS]\n"
-"               [--linger MS | --until-removed] [--owner USER]\n"
+"               [-a|--absent allow|deny[:ERRNO]] [--absent-ms MS]\n"
+"               [-l|--linger MS | --until-removed] [-o|--owner USER]\n"
 "                         make a persistent group that gates from now on,\n"
 "                         before its daemon attaches to it by NAME\n"
 "  group remove NAME      remove a persistent group\n"
@@ -90,6 +91,13 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* On stderr: the module is missing, and where to look for why. */
+static void say_not_loaded(void)
+{
+	fprintf(stderr, "%s: %s\n", prog,
+		fsgate_strerror(FSGATE_CALL_INIT, ENOENT));
+}
+
 /* The groups, or exit 3 / 1 saying why. */
 static ssize_t read_groups(struct fsgate_group_info **g)
 {
@@ -98,7 +106,7 @@ static ssize_t read_groups(struct fsgate_group_info **g)
 	if (n >= 0)
 		return n;
 	if (errno == ENOENT) {
-		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
+		say_not_loaded();
 		exit(EXIT_NOT_LOADED);
 	}
 	fprintf(stderr, "%s: cannot list groups: %s\n", prog, strerror(errno));
@@ -227,6 +235,8 @@ static int cmd_status(int argc, char **argv)
 		return usage_error("status takes no %s", "argument");
 	if (!module_loaded()) {
 		printf("fsgate.ko: not loaded\n");
+		fflush(stdout);
+		say_not_loaded();
 		return EXIT_NOT_LOADED;
 	}
 	read_line("/sys/module/fsgate/refcnt", refcnt, sizeof(refcnt));
@@ -559,7 +569,8 @@ static int set_param(const char *arg)
 	v = n;
 	if (fsgate_param_set(p->name, v) < 0) {
 		fprintf(stderr, "%s: cannot set %s: %s\n", prog, p->name,
-			errno == ENOENT ? "fsgate.ko is not loaded" : strerror(errno));
+			errno == ENOENT ? fsgate_strerror(FSGATE_CALL_INIT, ENOENT) :
+			strerror(errno));
 		return errno == ENOENT ? EXIT_NOT_LOADED : EXIT_FAIL;
 	}
 	printf("%s = %llu\n", p->name, v);
@@ -572,7 +583,7 @@ static int cmd_params(int argc, char **argv)
 	int i, ret = 0, r;
 
 	if (!module_loaded()) {
-		fprintf(stderr, "%s: fsgate.ko is not loaded\n", prog);
+		say_not_loaded();
 		return EXIT_NOT_LOADED;
 	}
 	if (argc == 1) {
@@ -837,9 +848,13 @@ static int group_remove(int argc, char **argv)
 		return usage_error("group remove: %s", "give one NAME");
 	if (fsgate_remove(argv[1]) == 0)
 		return 0;
+	if (errno == ENOENT && !module_loaded()) {
+		say_not_loaded();
+		return EXIT_NOT_LOADED;
+	}
 	fprintf(stderr, "%s: cannot remove %s: %s\n", prog, argv[1],
 		fsgate_strerror(FSGATE_CALL_ATTACH, errno));
-	return errno == ENOENT && !module_loaded() ? EXIT_NOT_LOADED : EXIT_FAIL;
+	return EXIT_FAIL;
 }
 
 static int cmd_group(int argc, char **argv)

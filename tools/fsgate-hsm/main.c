@@ -66,7 +66,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 when every file was handled (the daemon: stopped by\n"
 "SIGTERM or SIGINT), 1 when one was not or fsgate failed, 2 for bad\n"
-"usage or configuration. See fsgate-hsm(8).\n", prog);
+"usage or configuration, or a persistent group that is not what the\n"
+"configuration asks for. See fsgate-hsm(8).\n", prog);
 }
 
 static void fail_usage(const char *what)

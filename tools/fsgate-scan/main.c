@@ -80,9 +80,10 @@ static void usage(FILE *f)
 "\n"
 "Signals: SIGHUP reloads the rules and forgets cached verdicts; SIGUSR1\n"
 "logs statistics; SIGTERM and SIGINT stop.\n"
-"Exit status: 0 when stopped by a signal (or --check passed), 1 when\n"
-"fsgate or the rules fail, 2 for bad usage or configuration. See\n"
-"fsgate-scan(8).\n", prog);
+"Exit status: 0 when stopped by a signal (or --check passed, or\n"
+"--create-group made the group or found it), 1 when fsgate or the rules\n"
+"fail, 2 for bad usage or configuration, or a persistent group that is\n"
+"not what the configuration asks for. See fsgate-scan(8).\n", prog);
 }
 
 static void fail_usage(const char *what, const char *arg)
