@@ -808,7 +808,8 @@ static int group_create(int argc, char **argv)
 			.flags = FSGATE_PERSIST_UNTIL_REMOVED,
 		},
 	};
-	int fd, ret;
+	struct fsgate_group_info found;
+	int fd, ret, err;
 
 	g.marks = calloc((size_t)argc, sizeof(*g.marks));
 	if (!g.marks)
@@ -817,6 +818,11 @@ static int group_create(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = EXIT_FAIL;
+	/* A name taken already: refused before any group is made. */
+	if (group_listed(g.persist.name, &found) == 1) {
+		err = EEXIST;
+		goto out_not_persistent;
+	}
 	fd = fsgate_init_ext(&g.init);
 	if (fd < 0) {
 		fprintf(stderr, "%s: cannot make a group: %s\n", prog,
@@ -824,19 +830,32 @@ static int group_create(int argc, char **argv)
 		ret = errno == ENOENT ? EXIT_NOT_LOADED : EXIT_FAIL;
 		goto out;
 	}
+	/*
+	 * The name first: a name taken already fails before any mark, so
+	 * no access waits on a group that then goes with its fd.
+	 */
+	if (fsgate_persist(fd, &g.persist) < 0) {
+		err = errno;
+		close(fd);
+		goto out_not_persistent;
+	}
 	for (size_t i = 0; i < g.nmarks; i++)
 		if (group_mark(fd, &g, g.marks[i]) < 0)
-			goto out_close;
-	/* Last: a group that fails before this goes with its fd. */
-	if (fsgate_persist(fd, &g.persist) < 0) {
-		fprintf(stderr, "%s: cannot make %s persistent: %s\n", prog,
-			g.persist.name,
-			fsgate_strerror(FSGATE_CALL_PERSIST, errno));
-		goto out_close;
-	}
+			goto out_remove;
 	ret = 0;
+	goto out_close;
+out_remove:
+	/* Not left half-marked: it goes with the fd closed below. */
+	if (fsgate_remove(g.persist.name) < 0)
+		fprintf(stderr, "%s: cannot remove %s: %s\n", prog,
+			g.persist.name,
+			fsgate_strerror(FSGATE_CALL_ATTACH, errno));
 out_close:
 	close(fd);
+	goto out;
+out_not_persistent:
+	fprintf(stderr, "%s: cannot make %s persistent: %s\n", prog,
+		g.persist.name, fsgate_strerror(FSGATE_CALL_PERSIST, err));
 out:
 	free(g.marks);
 	return ret;

@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..8"
+echo "1..9"
 
 fsgatectl group create gate --class content --priority 2500 \
 	--mark $d/w --absent deny:EIO --absent-ms 0 >$d/create.out 2>&1
@@ -53,10 +53,30 @@ fsgatectl groups --json >$d/groups.json 2>&1 &&
 result $? "fsgatectl groups --json: the persist object, kept until removed" \
 	$d/groups.json
 
-fsgatectl group create gate --mark $d/w >$d/again.out 2>&1
+# Group ids are handed out one after another: a create refused for its
+# name made no group meanwhile (none marked, none for an open to wait
+# on) if the probes made around it have ids one apart.
+probe_id() {
+	fsgatectl group create "$1" --class notif --mark $d/w &&
+		awk -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["name"] == n { print $c["id"] }' /proc/fsgate/groups &&
+		fsgatectl group remove "$1"
+}
+id1=$(probe_id probe1 2>>$d/again.out)
+fsgatectl group create gate --mark $d/w >>$d/again.out 2>&1
 st=$?
-[ $st = 1 ] && grep -q 'another group has that name' $d/again.out
-result $? "a second group of the same name: exit 1, saying why" $d/again.out
+id2=$(probe_id probe2 2>>$d/again.out)
+echo "probe ids: ${id1:-none} ${id2:-none}" >>$d/again.out
+[ $st = 1 ] && grep -q 'another group has that name' $d/again.out &&
+	[ -n "$id1" ] && [ "$id2" = $((id1 + 1)) ]
+result $? "a second group of the same name: exit 1, saying why, and no group made meanwhile" \
+	$d/again.out
+
+fsgatectl group create half --mark $d/w --mark $d/missing >$d/half.out 2>&1
+st=$?
+[ $st = 1 ] && grep -q "cannot mark $d/missing" $d/half.out &&
+	! awk 'NR > 1 && $NF == "half"' /proc/fsgate/groups | grep -q .
+result $? "a mark that fails: exit 1, and no group of that name is left" $d/half.out
 
 fsgatectl group remove gate >$d/remove.out 2>&1 &&
 	[ "$(cat $d/w/file)" = content ]

@@ -290,12 +290,7 @@ static const char *class_name(uint32_t flags)
 	}
 }
 
-/*
- * The persistent group @name in the module's group list (libfsgate's
- * fsgate_groups_read()): 1 with *@found filled, 0 if no group has that
- * name, -1 if the list cannot be read.
- */
-static int listed(const char *name, struct fsgate_group_info *found)
+int group_listed(const char *name, struct fsgate_group_info *found)
 {
 	struct fsgate_group_info *rows;
 	ssize_t n, i;
@@ -328,7 +323,7 @@ int group_create_wanted(const struct fsgate_init *init,
 			v.version);
 		return GROUP_FAILED;
 	}
-	if (listed(p->req.name, &g) <= 0)
+	if (group_listed(p->req.name, &g) <= 0)
 		return 1;
 	if (strcmp(g.class_name, class_name(init->flags)) ||
 	    g.priority != init->priority) {

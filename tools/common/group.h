@@ -80,6 +80,12 @@ int group_attach_or_watch(const struct fsgate_init *init, uint64_t mask,
 int group_create_wanted(const struct fsgate_init *init,
 			const struct group_persist *p);
 /*
+ * The persistent group @name in the module's group list (libfsgate's
+ * fsgate_groups_read()): 1 with *@found filled, 0 if no group has that
+ * name, -1 if the list cannot be read.
+ */
+int group_listed(const char *name, struct fsgate_group_info *found);
+/*
  * After the daemon made it and before its fd closes: says that the
  * group now gates with nobody attached, and for how long.
  */
