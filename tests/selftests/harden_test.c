@@ -238,22 +238,6 @@ static int queue_two(int g, const char *a, const char *b, pid_t *pid)
 	return queued(g, 2 * len) ? 0 : -1;
 }
 
-/* Lower RLIMIT_NOFILE so that no fd can be opened; the old one in @rl. */
-static int lower_nofile(struct rlimit *rl)
-{
-	struct rlimit low;
-	int free_fd;
-
-	if (getrlimit(RLIMIT_NOFILE, rl))
-		return -1;
-	free_fd = dup(0);	/* the lowest free number */
-	if (free_fd < 0)
-		return -1;
-	close(free_fd);
-	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl->rlim_max };
-	return setrlimit(RLIMIT_NOFILE, &low);
-}
-
 /*
  * In-tree fanotify, on the same object: the event fd cannot be opened,
  * read() fails with @err and the access is denied.
@@ -353,6 +337,130 @@ TEST_F(harden, emfile_denies_and_reads_on)
 	EXPECT_EQ(0, reap(pid[0]));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2, st.unopened);
+	close(g);
+}
+
+/* A content group with FSGATE_REPORT_FD_ERROR gating opens under @dir. */
+static int fd_error_gate(const char *dir, unsigned int class,
+			 unsigned int event_f_flags)
+{
+	struct fsgate_init init = {
+		.flags = class | FSGATE_CLOEXEC | FSGATE_NONBLOCK |
+			 FSGATE_REPORT_FD_ERROR,
+		.event_f_flags = event_f_flags | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+		.timeout_ms = 10000,
+	};
+	int g = fsgate_init_ext(&init);
+
+	if (g < 0)
+		return g;
+	if (fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+			FAN_OPEN_PERM, AT_FDCWD, dir))
+		return -1;
+	return g;
+}
+
+/*
+ * FSGATE_REPORT_FD_ERROR (fanotify's FAN_REPORT_FD_ERROR): a listener out
+ * of fds reads both events, each with -EMFILE for its fd, rather than a
+ * failing read(); the accesses are still denied and counted.
+ */
+TEST_F(harden, fd_error_reports_emfile_and_reads_on)
+{
+	struct fanotify_event_metadata ev[2];
+	struct fsgate_stats st;
+	struct rlimit rl;
+	pid_t pid[2];
+	ssize_t n;
+	int g;
+
+	g = fd_error_gate(self->dir, FSGATE_CLASS_CONTENT, O_RDONLY);
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, queue_two(g, self->file, self->file, pid));
+	ASSERT_EQ(0, lower_nofile(&rl));
+	n = read(g, ev, sizeof(ev));
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ASSERT_EQ(sizeof(ev), n) TH_LOG("read: %m");
+	EXPECT_EQ(-EMFILE, ev[0].fd);
+	EXPECT_EQ(-EMFILE, ev[1].fd);
+	EXPECT_TRUE(ev[0].mask & FAN_OPEN_PERM);
+	EXPECT_EQ(pid[0], ev[0].pid);
+	EXPECT_EQ(EPERM, reap(pid[0]));
+	EXPECT_EQ(EPERM, reap(pid[1]));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(2, st.unopened);
+	EXPECT_EQ(st.asked, st.answered + st.timedout + st.orphaned +
+		  st.cancelled + st.perm_overflows + st.unopened + st.pending);
+	/* An fd can no more answer it: it was denied as it was read. */
+	EXPECT_EQ(-1, fsgate_respond(g, ev[0].fd, FSGATE_ALLOW));
+	EXPECT_EQ(EINVAL, errno);
+
+	pid[0] = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
+	ASSERT_LE(0, ev[0].fd);
+	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
+	EXPECT_EQ(0, reap(pid[0]));
+	close(g);
+}
+
+/*
+ * With FSGATE_REPORT_FD_ERROR an event with no file to open says -EBADF
+ * in its fd, as fanotify's with FAN_REPORT_FD_ERROR: FAN_Q_OVERFLOW, and
+ * every event of a FID group.
+ */
+TEST_F(harden, fd_error_without_a_file_is_ebadf)
+{
+	union {
+		struct fanotify_event_metadata meta;
+		char b[4096];
+	} buf;
+	struct fanotify_event_metadata *ev;
+	char old[32], path[128];
+	int g, i, overflows = 0, events = 0;
+	ssize_t n;
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			FSGATE_REPORT_FD_ERROR, O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_CLOSE_WRITE, AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_test_param("max_queued_events", "2", old,
+				       sizeof(old)));
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/overflow%d", self->dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	n = read(g, &buf, sizeof(buf));
+	fsgate_test_param("max_queued_events", old, NULL, 0);
+	ASSERT_LT(0, n) TH_LOG("read: %m");
+	for (ev = &buf.meta; FAN_EVENT_OK(ev, n); ev = FAN_EVENT_NEXT(ev, n)) {
+		if (ev->mask & FAN_Q_OVERFLOW) {
+			overflows++;
+			EXPECT_EQ(-EBADF, ev->fd);
+		} else {
+			events++;
+			EXPECT_LE(0, ev->fd);
+			close(ev->fd);
+		}
+	}
+	EXPECT_EQ(1, overflows);
+	EXPECT_EQ(2, events);
+	close(g);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			FSGATE_REPORT_FID | FSGATE_REPORT_FD_ERROR, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g) TH_LOG("FID with FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 self->file));
+	close(open(self->file, O_RDONLY));
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	n = read(g, &buf, sizeof(buf));
+	ASSERT_LT(0, n) TH_LOG("read: %m");
+	EXPECT_TRUE(buf.meta.mask & FAN_OPEN);
+	EXPECT_EQ(-EBADF, buf.meta.fd);
 	close(g);
 }
 
@@ -480,6 +588,37 @@ TEST_F(harden, write_lease_denies_at_once)
 					FSGATE_PRIORITY_DEFAULT, 10000,
 					FSGATE_VERDICT_DEFAULT,
 					FSGATE_VERDICT_DEFAULT), F_WRLCK);
+}
+
+/*
+ * With FSGATE_REPORT_FD_ERROR the leased file's permission event is read
+ * at once with -EWOULDBLOCK for its fd, where read() said EAGAIN; the
+ * access is denied and counted all the same.
+ */
+TEST_F(harden, fd_error_reports_a_lease_as_ewouldblock)
+{
+	struct fanotify_event_metadata ev;
+	struct fsgate_stats st;
+	pid_t holder, pid;
+	int g = fd_error_gate(self->dir, FSGATE_CLASS_CONTENT, O_RDONLY);
+
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, user_file(self->dir, self->obj));
+	holder = leased(g, self->obj, F_WRLCK, 0, 1);
+	ASSERT_LT(0, holder);
+
+	pid = spawn_open(self->obj, O_RDONLY, 0);
+	ASSERT_EQ(sizeof(ev), bounded_read(g, &ev, 3))
+		TH_LOG("read: %m (EINTR: stalled on the lease)");
+	EXPECT_TRUE(ev.mask & FAN_OPEN_PERM);
+	EXPECT_EQ(pid, ev.pid);
+	EXPECT_EQ(-EWOULDBLOCK, ev.fd);
+	EXPECT_EQ(EPERM, reap(pid));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.unopened);
+	kill(holder, SIGKILL);
+	reap(holder);
+	close(g);
 }
 
 TEST_F(harden, read_lease_denies_writable_fds_at_once)
@@ -711,7 +850,8 @@ struct nobody_read {
 /*
  * Read one event as nobody: 0 if it came with an fd (answered allow),
  * else the read()'s errno (a nonblocking group reports EAGAIN for an
- * event it dropped after poll() said one was there).
+ * event it dropped after poll() said one was there), or 128 + the errno
+ * an event's fd says (FSGATE_REPORT_FD_ERROR).
  */
 static int nobody_reads(const struct nobody_read *r)
 {
@@ -724,6 +864,8 @@ static int nobody_reads(const struct nobody_read *r)
 	n = read(r->g, &ev, sizeof(ev));
 	if (n < 0)
 		return errno;
+	if (n == sizeof(ev) && ev.fd < FAN_NOFD && ev.fd > -128)
+		return 128 - ev.fd;
 	if (n != sizeof(ev) || ev.fd < 0)
 		return 253;
 	if (ev.mask & FAN_OPEN_PERM)
@@ -819,6 +961,45 @@ TEST_F(harden, unprivileged_reader_gets_no_writable_fd)
 				 self->file));
 	EXPECT_EQ(EPERM, open_read_by_nobody(g, self->file, &res));
 	EXPECT_EQ(EACCES, res);
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.unopened);
+	close(g);
+}
+
+/*
+ * With FSGATE_REPORT_FD_ERROR the unprivileged reader is told: the
+ * notification on the root-only file comes with -EACCES for its fd
+ * rather than being dropped, and the permission event that needs a
+ * writable fd too, which is denied and counted all the same.
+ */
+TEST_F(harden, fd_error_reports_eacces_to_an_unprivileged_reader)
+{
+	struct fsgate_stats st;
+	char secret[96];
+	int g, res;
+
+	snprintf(secret, sizeof(secret), "%s/secret", self->dir);
+	write_file(secret, "root only\n");
+	ASSERT_EQ(0, chmod(secret, 0600));
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			FSGATE_REPORT_FD_ERROR, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD,
+				 FAN_OPEN | FAN_EVENT_ON_CHILD, AT_FDCWD,
+				 self->dir));
+	ASSERT_EQ(0, open_read_by_nobody(g, secret, &res));
+	EXPECT_EQ(128 + EACCES, res);
+	ASSERT_EQ(0, open_read_by_nobody(g, self->file, &res));
+	EXPECT_EQ(0, res);
+	close(g);
+
+	g = fd_error_gate(self->dir, FSGATE_CLASS_PRE_CONTENT, O_RDWR);
+	ASSERT_LE(0, g);
+	EXPECT_EQ(EPERM, open_read_by_nobody(g, self->file, &res));
+	EXPECT_EQ(128 + EACCES, res);
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.unopened);
 	close(g);
