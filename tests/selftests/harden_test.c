@@ -85,18 +85,23 @@ static ssize_t bounded_read(int g, struct fanotify_event_metadata *ev, int sec)
 	return n;
 }
 
-/* A content group gating opens on the tmpfs of @dir. */
-static int open_gate(const char *dir)
+/* The permission group @g (or an error) made to gate opens on @dir's tmpfs. */
+static int gate(int g, const char *dir)
 {
-	int g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
-			   FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
-
 	if (g < 0)
 		return g;
 	if (fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 			FAN_OPEN_PERM, AT_FDCWD, dir))
 		return -1;
 	return g;
+}
+
+/* A content group gating opens on the tmpfs of @dir. */
+static int open_gate(const char *dir)
+{
+	return gate(perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT,
+			       10000, FSGATE_VERDICT_DEFAULT,
+			       FSGATE_VERDICT_DEFAULT), dir);
 }
 
 /*
@@ -304,6 +309,20 @@ TEST_F(harden, etxtbsy_denies_and_reads_on)
 	reap(prog);
 }
 
+/* With fds free again, @g reads the next open of @file with its fd. */
+static void open_read_again(struct __test_metadata *_metadata, int g,
+			    const char *file)
+{
+	struct fanotify_event_metadata ev[2];
+	pid_t pid = spawn_open(file, O_RDONLY, 0);
+
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
+	ASSERT_LE(0, ev[0].fd);
+	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
+	EXPECT_EQ(0, reap(pid));
+}
+
 /*
  * A listener out of fds (RLIMIT_NOFILE) cannot open event fds: the
  * accesses are denied and counted, read() says EMFILE, and once fds are
@@ -329,18 +348,16 @@ TEST_F(harden, emfile_denies_and_reads_on)
 	EXPECT_EQ(EPERM, reap(pid[0]));
 	EXPECT_EQ(EPERM, reap(pid[1]));
 
-	pid[0] = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
-	ASSERT_LE(0, ev[0].fd);
-	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
-	EXPECT_EQ(0, reap(pid[0]));
+	open_read_again(_metadata, g, self->file);
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2, st.unopened);
 	close(g);
 }
 
-/* A content group with FSGATE_REPORT_FD_ERROR gating opens under @dir. */
+/*
+ * A permission group of @class with FSGATE_REPORT_FD_ERROR and
+ * @event_f_flags, gating opens on the tmpfs of @dir.
+ */
 static int fd_error_gate(const char *dir, unsigned int class,
 			 unsigned int event_f_flags)
 {
@@ -351,14 +368,8 @@ static int fd_error_gate(const char *dir, unsigned int class,
 		.priority = FSGATE_PRIORITY_DEFAULT,
 		.timeout_ms = 10000,
 	};
-	int g = fsgate_init_ext(&init);
 
-	if (g < 0)
-		return g;
-	if (fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
-			FAN_OPEN_PERM, AT_FDCWD, dir))
-		return -1;
-	return g;
+	return gate(fsgate_init_ext(&init), dir);
 }
 
 /*
@@ -396,12 +407,7 @@ TEST_F(harden, fd_error_reports_emfile_and_reads_on)
 	EXPECT_EQ(-1, fsgate_respond(g, ev[0].fd, FSGATE_ALLOW));
 	EXPECT_EQ(EINVAL, errno);
 
-	pid[0] = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
-	ASSERT_LE(0, ev[0].fd);
-	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
-	EXPECT_EQ(0, reap(pid[0]));
+	open_read_again(_metadata, g, self->file);
 	close(g);
 }
 
@@ -553,16 +559,18 @@ fail:
  * The read() returns at once (the 3 s alarm would end it with EINTR),
  * the access is denied as any unopenable one and counted. A write lease
  * conflicts with a read-only event fd, a read lease with a writable one.
+ * A group made with FSGATE_REPORT_FD_ERROR (@fd_error) reads the event,
+ * with -EWOULDBLOCK for its fd, where read() says EAGAIN otherwise.
  */
 static void lease_denies_at_once(struct __test_metadata *_metadata,
 				 const char *dir, const char *path, int g,
-				 int type)
+				 int type, bool fd_error)
 {
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
 	pid_t holder, pid;
 
-	ASSERT_LE(0, g);
+	ASSERT_LE(0, g) TH_LOG("group: %m");
 	ASSERT_EQ(0, user_file(dir, path));
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 				 FAN_OPEN_PERM, AT_FDCWD, dir));
@@ -571,8 +579,17 @@ static void lease_denies_at_once(struct __test_metadata *_metadata,
 
 	pid = spawn_open(path, O_RDONLY, 0);
 	errno = 0;
-	EXPECT_EQ(-1, bounded_read(g, &ev, 3));
-	EXPECT_EQ(EAGAIN, errno) TH_LOG("read: %m (EINTR: stalled on the lease)");
+	if (fd_error) {
+		ASSERT_EQ(sizeof(ev), bounded_read(g, &ev, 3))
+			TH_LOG("read: %m (EINTR: stalled on the lease)");
+		EXPECT_TRUE(ev.mask & FAN_OPEN_PERM);
+		EXPECT_EQ(pid, ev.pid);
+		EXPECT_EQ(-EWOULDBLOCK, ev.fd);
+	} else {
+		EXPECT_EQ(-1, bounded_read(g, &ev, 3));
+		EXPECT_EQ(EAGAIN, errno)
+			TH_LOG("read: %m (EINTR: stalled on the lease)");
+	}
 	EXPECT_EQ(EPERM, reap(pid));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.unopened);
@@ -587,44 +604,25 @@ TEST_F(harden, write_lease_denies_at_once)
 			     perm_group(FSGATE_CLASS_CONTENT,
 					FSGATE_PRIORITY_DEFAULT, 10000,
 					FSGATE_VERDICT_DEFAULT,
-					FSGATE_VERDICT_DEFAULT), F_WRLCK);
+					FSGATE_VERDICT_DEFAULT), F_WRLCK, false);
 }
 
 /*
  * With FSGATE_REPORT_FD_ERROR the leased file's permission event is read
- * at once with -EWOULDBLOCK for its fd, where read() said EAGAIN; the
- * access is denied and counted all the same.
+ * at once with -EWOULDBLOCK for its fd; the access is denied and counted
+ * all the same.
  */
 TEST_F(harden, fd_error_reports_a_lease_as_ewouldblock)
 {
-	struct fanotify_event_metadata ev;
-	struct fsgate_stats st;
-	pid_t holder, pid;
-	int g = fd_error_gate(self->dir, FSGATE_CLASS_CONTENT, O_RDONLY);
-
-	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
-	ASSERT_EQ(0, user_file(self->dir, self->obj));
-	holder = leased(g, self->obj, F_WRLCK, 0, 1);
-	ASSERT_LT(0, holder);
-
-	pid = spawn_open(self->obj, O_RDONLY, 0);
-	ASSERT_EQ(sizeof(ev), bounded_read(g, &ev, 3))
-		TH_LOG("read: %m (EINTR: stalled on the lease)");
-	EXPECT_TRUE(ev.mask & FAN_OPEN_PERM);
-	EXPECT_EQ(pid, ev.pid);
-	EXPECT_EQ(-EWOULDBLOCK, ev.fd);
-	EXPECT_EQ(EPERM, reap(pid));
-	ASSERT_EQ(0, fsgate_stats(g, &st));
-	EXPECT_EQ(1, st.unopened);
-	kill(holder, SIGKILL);
-	reap(holder);
-	close(g);
+	lease_denies_at_once(_metadata, self->dir, self->obj,
+			     fd_error_gate(self->dir, FSGATE_CLASS_CONTENT,
+					   O_RDONLY), F_WRLCK, true);
 }
 
 TEST_F(harden, read_lease_denies_writable_fds_at_once)
 {
 	lease_denies_at_once(_metadata, self->dir, self->obj,
-			     hsm_group(FSGATE_PRIORITY_DEFAULT), F_RDLCK);
+			     hsm_group(FSGATE_PRIORITY_DEFAULT), F_RDLCK, false);
 }
 
 /*
