@@ -108,7 +108,8 @@ static long fsgate_ioctl_remove(void __user *arg)
 			 FSGATE_FEATURE_MARK_EVICTABLE | \
 			 FSGATE_FEATURE_REPORT_FID | \
 			 FSGATE_FEATURE_MUTE_EXE_UID | FSGATE_FEATURE_PERSIST | \
-			 FSGATE_FEATURE_GROUPS_PERSIST)
+			 FSGATE_FEATURE_GROUPS_PERSIST | \
+			 FSGATE_FEATURE_REPORT_FD_ERROR)
 
 /* What it offers on kernels that have it (compat.h). */
 #define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
@@ -140,7 +141,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 23);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 24);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;

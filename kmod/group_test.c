@@ -73,6 +73,27 @@ static void init_check_follows_fanotify_fid_rules(struct kunit *test)
 	}
 }
 
+/*
+ * Linux 6.13's FAN_REPORT_FD_ERROR, as 6.12's fanotify_init() takes it:
+ * with every class, and with FID reporting (whose events say -EBADF).
+ */
+static void init_check_takes_fd_error_with_every_class_and_fid(struct kunit *test)
+{
+	static const u32 flags[] = {
+		FSGATE_CLASS_NOTIF, FSGATE_CLASS_CONTENT,
+		FSGATE_CLASS_PRE_CONTENT, FSGATE_REPORT_FID,
+		FSGATE_REPORT_FID_BITS,
+	};
+	struct fsgate_init init = valid_init();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		init.flags = flags[i] | FSGATE_REPORT_FD_ERROR;
+		KUNIT_EXPECT_EQ_MSG(test, fsgate_init_check(&init), 0,
+				    "flags %#x", init.flags);
+	}
+}
+
 static void init_check_takes_enable_audit_where_the_kernel_audits(struct kunit *test)
 {
 	struct fsgate_init init = valid_init();
@@ -411,6 +432,7 @@ static void persist_check_linger(struct kunit *test)
 static struct kunit_case fsgate_group_cases[] = {
 	KUNIT_CASE(init_check_accepts_every_class),
 	KUNIT_CASE(init_check_follows_fanotify_fid_rules),
+	KUNIT_CASE(init_check_takes_fd_error_with_every_class_and_fid),
 	KUNIT_CASE(init_check_takes_enable_audit_where_the_kernel_audits),
 	KUNIT_CASE(init_check_rejects_two_classes),
 	KUNIT_CASE(init_check_rejects_each_unknown_flag),

@@ -245,8 +245,11 @@ static int fsgate_event_open_fd(struct fsgate_group *group,
 		*file = fsgate_event_dentry_open(&event->path, flags);
 	}
 	if (IS_ERR(*file)) {
+		err = PTR_ERR(*file);
+		/* Read with its error (FSGATE_REPORT_FD_ERROR): no file. */
+		*file = NULL;
 		put_unused_fd(fd);
-		return PTR_ERR(*file);
+		return err;
 	}
 	/* Writes through it raise no events: decide the file anew. */
 	if ((flags & O_ACCMODE) != O_RDONLY && !(flags & O_PATH))
@@ -257,6 +260,8 @@ static int fsgate_event_open_fd(struct fsgate_group *group,
 /*
  * An event's fd could not be opened: the group cannot judge the access,
  * so a permission event is denied; the reader goes on to the next event.
+ * A group with FSGATE_REPORT_FD_ERROR was told, in the event's fd, and
+ * nothing is logged (fanotify too only leaves a debug message).
  */
 static void fsgate_event_unopened(struct fsgate_group *group,
 				  struct fsgate_event *event, int err)
@@ -265,6 +270,8 @@ static void fsgate_event_unopened(struct fsgate_group *group,
 
 	if (perm)
 		fsgate_perm_unopened(fsgate_perm_of(event));
+	if (group->flags & FSGATE_REPORT_FD_ERROR)
+		return;
 	fsgate_group_log(warn, group,
 			 "cannot open an event's fd (error %d)%s\n", err,
 			 perm ? "; access denied" : "; event dropped");
@@ -319,15 +326,20 @@ static unsigned long fsgate_event_out_copy(char __user *buf,
 /*
  * Copy one event out, with a new fd for its file; return its length, or
  * -ENOMEM when the room for its FID records cannot be had (the event is
- * put back, as for -EFAULT).
+ * put back, as for -EFAULT), or the error opening its fd. A group with
+ * FSGATE_REPORT_FD_ERROR gets that error in the event's fd instead, and
+ * -EBADF for an event with no file to open, as fanotify's fd says then;
+ * the event is dropped (a permission event denied) only once it is
+ * copied, so one that faults goes back whole.
  */
 static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
 					  struct fsgate_event *event,
 					  char __user *buf)
 {
+	bool fd_error = group->flags & FSGATE_REPORT_FD_ERROR;
 	struct fsgate_event_out stack_out, *out = &stack_out;
 	struct file *file = NULL;
-	int fd = FAN_NOFD;
+	int fd = -EBADF;
 	size_t info_len, len = fsgate_event_len(group, event);
 	ssize_t ret;
 
@@ -343,7 +355,7 @@ static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
 		.metadata_len = FAN_EVENT_METADATA_LEN,
 		/* FAN_EVENT_ON_CHILD stays inside, as in fanotify. */
 		.mask = event->mask & ~FAN_EVENT_ON_CHILD,
-		.fd = FAN_NOFD,
+		.fd = fd_error ? -EBADF : FAN_NOFD,
 		.pid = event->pid ? pid_vnr(event->pid) : 0,
 	};
 	info_len = fsgate_event_info(group, event, out->info);
@@ -351,7 +363,7 @@ static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
 	WARN_ON_ONCE(FAN_EVENT_METADATA_LEN + info_len != len);
 	if (event->path.dentry) {
 		fd = fsgate_event_open_fd(group, event, &file);
-		if (fd < 0) {
+		if (fd < 0 && !fd_error) {
 			fsgate_event_unopened(group, event, fd);
 			ret = fd;
 			goto out_free;
@@ -366,6 +378,8 @@ static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
 		ret = -EFAULT;
 		goto out_free;
 	}
+	if (event->path.dentry && fd < 0)
+		fsgate_event_unopened(group, event, fd);
 	/*
 	 * Named by its fd only once it is sure to have it, so no answer can
 	 * find it by a number that goes back to the table.
@@ -394,7 +408,8 @@ out_free:
  *
  * An event whose fd cannot be opened is dropped (a permission event is
  * denied: see fsgate_event_unopened()) and the read goes on with the
- * next one; its error is returned only if nothing else was read. An
+ * next one; its error is returned only if nothing else was read. With
+ * FSGATE_REPORT_FD_ERROR it is read instead, its fd the error. An
  * event that cannot be copied out (part of @buf unmapped) goes back to
  * the head of the queue with its fd closed, and the read returns what it
  * copied before it, so every fd the reader got is one it was told of.

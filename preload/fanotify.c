@@ -170,6 +170,8 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 		errno = EMFILE;
 		return -1;
 	}
+	if (fd >= 0 && flags & FAN_REPORT_PIDFD && flags & FSGATE_REPORT_FD_ERROR)
+		preload_track_fd_error(fd);
 	return fd;
 }
 

@@ -32,6 +32,8 @@ static uint64_t features;
 static int version_errno, version_calls;
 /* The fd fanotify_init() had read() rewrite, and whether it may. */
 static int tracked_fd, track_fails;
+/* The fd whose pidfd records say errnos (FAN_REPORT_FD_ERROR). */
+static int fd_error_fd;
 
 int fsgate_version(struct fsgate_version *v)
 {
@@ -50,6 +52,11 @@ int preload_track(int fd)
 		return -1;
 	tracked_fd = fd;
 	return 0;
+}
+
+void preload_track_fd_error(int fd)
+{
+	fd_error_fd = fd;
 }
 
 int fsgate_init_ext(const struct fsgate_init *init)
@@ -153,7 +160,7 @@ static int setup(void **state)
 	unsetenv("FSGATE_PERSIST");
 	features = ~0ULL;
 	version_errno = version_calls = 0;
-	tracked_fd = -1;
+	tracked_fd = fd_error_fd = -1;
 	track_fails = 0;
 	memset(&seen, 0xa5, sizeof(seen));
 	init_calls = mark_calls = next_calls = warnings = 0;
@@ -206,8 +213,8 @@ static void bad_environment_is_einval_with_a_warning(void **state)
 	assert_non_null(strstr(warning, "FSGATE_PRIORITY=high"));
 }
 
-/* FAN_REPORT_FD_ERROR (Linux 6.13), which neither fsgate nor 6.1 has. */
-#define UNSERVED_FLAG 0x00002000
+/* FAN_REPORT_MNT (Linux 6.14), which fsgate lacks. */
+#define UNSERVED_FLAG 0x00004000
 
 /* What an older kernel refuses with EINVAL, fsgate refuses the same way. */
 static void unserved_flags_are_einval(void **state)
@@ -425,6 +432,36 @@ static void fid_flags_pass_to_fsgate(void **state)
 	assert_int_equal(next_calls + warnings, 0);
 }
 
+/*
+ * FAN_REPORT_FD_ERROR is FSGATE_REPORT_FD_ERROR, for every class and with
+ * FID reporting, as 6.12's fanotify_init() takes it; with
+ * FAN_REPORT_PIDFD, read() is told to give errnos in pidfd records too.
+ */
+static void fd_error_passes_to_fsgate(void **state)
+{
+	static const unsigned int flags[] = {
+		FAN_CLASS_NOTIF, FAN_CLASS_CONTENT, FAN_CLASS_PRE_CONTENT,
+		FAN_REPORT_DFID_NAME,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		will_return(fsgate_init_ext, 0);
+		assert_int_equal(fanotify_init(flags[i] | 0x00002000, O_RDONLY),
+				 GROUP);
+		assert_int_equal(seen.flags, flags[i] | FSGATE_REPORT_FD_ERROR);
+	}
+	assert_int_equal(fd_error_fd, -1);
+	will_return(fsgate_init_ext, 0);
+	assert_int_equal(fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_PIDFD |
+				       0x00002000, O_RDONLY), GROUP);
+	assert_int_equal(seen.flags, FSGATE_REPORT_PROC | FSGATE_REPORT_FD_ERROR);
+	assert_int_equal(tracked_fd, GROUP);
+	assert_int_equal(fd_error_fd, GROUP);
+	assert_int_equal(next_calls + warnings, 0);
+}
+
 static void expect_mark(unsigned int flags, uint64_t mask, const char *path)
 {
 	expect_value(fsgate_mark, fd, GROUP);
@@ -546,6 +583,7 @@ int main(void)
 		cmocka_unit_test_setup(fallback_serves_what_fsgate_cannot, setup),
 		cmocka_unit_test_setup(fallback_is_not_used_when_fsgate_is_there, setup),
 		cmocka_unit_test_setup(fid_flags_pass_to_fsgate, setup),
+		cmocka_unit_test_setup(fd_error_passes_to_fsgate, setup),
 		cmocka_unit_test_setup(marks_on_a_group_go_to_fsgate, setup),
 		cmocka_unit_test_setup(unserved_mark_flags_are_einval, setup),
 		cmocka_unit_test_setup(persistent_groups_keep_their_marks_on_a_flush, setup),

@@ -11,7 +11,9 @@
  * reporting flags are fsgate's too (FSGATE_REPORT_FID_BITS): the module
  * checks their combinations as fanotify_init() does, and its events
  * carry fanotify's own FID records, so they pass unchanged, as do the
- * directory entry events of fanotify_mark(). A flag it lacks (anything
+ * directory entry events of fanotify_mark(). FAN_REPORT_FD_ERROR is
+ * fsgate's FSGATE_REPORT_FD_ERROR, on every kernel; with FAN_REPORT_PIDFD
+ * read() gives its pidfd records errnos too. A flag it lacks (anything
  * newer) fails with EINVAL, which is what a kernel without the flag
  * says, so that programs take the fallback they already have for older
  * kernels.
@@ -25,7 +27,7 @@
 			   FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 			   FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
 			   FSGATE_ENABLE_AUDIT | FAN_REPORT_PIDFD | \
-			   FSGATE_REPORT_FID_BITS)
+			   FSGATE_REPORT_FID_BITS | FSGATE_REPORT_FD_ERROR)
 
 _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 	       FSGATE_CLASS_PRE_CONTENT == FAN_CLASS_PRE_CONTENT &&
@@ -37,7 +39,8 @@ _Static_assert(FSGATE_CLASS_CONTENT == FAN_CLASS_CONTENT &&
 	       FSGATE_REPORT_FID == FAN_REPORT_FID &&
 	       FSGATE_REPORT_DIR_FID == FAN_REPORT_DIR_FID &&
 	       FSGATE_REPORT_NAME == FAN_REPORT_NAME &&
-	       FSGATE_REPORT_TARGET_FID == 0x00001000 /* FAN_REPORT_TARGET_FID */,
+	       FSGATE_REPORT_TARGET_FID == 0x00001000 /* FAN_REPORT_TARGET_FID */ &&
+	       FSGATE_REPORT_FD_ERROR == 0x00002000 /* FAN_REPORT_FD_ERROR */,
 	       "fsgate's group flags are fanotify's");
 _Static_assert(FSGATE_DIRENT_EVENTS ==
 	       (FAN_ATTRIB | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_CREATE |

@@ -6,7 +6,8 @@
  * so an event only ever shrinks: its event_len is set to what is left
  * and the events after it move up. Every other record is kept as it
  * came. An event without a process record (FAN_Q_OVERFLOW) gets a pidfd
- * record saying FAN_NOPIDFD, as on fanotify, where the buffer has room.
+ * record saying FAN_NOPIDFD (-ESRCH with FAN_REPORT_FD_ERROR), as on
+ * fanotify, where the buffer has room.
  *
  * The kernel returns whole, well-framed events; should a length not add
  * up, the bytes from there on are kept as they came, for the program's
@@ -70,6 +71,13 @@ static size_t rewrite_event(unsigned char *buf, size_t out, size_t in,
 size_t preload_pidfd_rewrite(void *buf, size_t len, size_t cap,
 			     int (*pidfd_of)(const struct fsgate_info_proc *proc))
 {
+	return preload_pidfd_rewrite_ext(buf, len, cap, pidfd_of, FAN_NOPIDFD);
+}
+
+size_t preload_pidfd_rewrite_ext(void *buf, size_t len, size_t cap,
+				 int (*pidfd_of)(const struct fsgate_info_proc *proc),
+				 int none)
+{
 	const size_t rec = sizeof(struct fanotify_event_info_pidfd);
 	struct fanotify_event_metadata ev;
 	unsigned char *p = buf;
@@ -94,7 +102,7 @@ size_t preload_pidfd_rewrite(void *buf, size_t len, size_t cap,
 			memmove(p + next + need, p + next, len - next);
 			next += need;
 			len += need;
-			put_pidfd(p + out + n, FAN_NOPIDFD);
+			put_pidfd(p + out + n, none);
 			n += rec;
 		}
 		ev.event_len = n;

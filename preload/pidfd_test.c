@@ -4,6 +4,7 @@
  * place, events shrink and close up, and whatever does not add up is
  * kept as it came.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +237,22 @@ static void event_without_the_record_gets_nopidfd(void **state)
 	assert_int_equal(pidfd_calls, 2);
 }
 
+/* FAN_REPORT_FD_ERROR: the record of an event without a process says -ESRCH. */
+static void event_without_the_record_gets_the_value_given(void **state)
+{
+	size_t n;
+
+	(void)state;
+	reset();
+	event(FAN_Q_OVERFLOW, FAN_NOFD, 0);
+	proc_record(event(FAN_ACCESS, 6, 12), 12, FSGATE_INFO_PROC_LEN_V1);
+	n = preload_pidfd_rewrite_ext(buf.b, used, sizeof(buf.b), fake_pidfd_of,
+				      -ESRCH);
+	assert_int_equal(n, 2 * (FAN_EVENT_METADATA_LEN + 8));
+	assert_pidfd(0, -ESRCH);
+	assert_pidfd(32, 1012);
+}
+
 /*
  * The overflow first: the events after it move on to make room, if the
  * buffer has it; else it stays bare.
@@ -346,6 +363,7 @@ int main(void)
 		cmocka_unit_test(longer_record_is_rewritten),
 		cmocka_unit_test(mixed_records_are_kept),
 		cmocka_unit_test(event_without_the_record_gets_nopidfd),
+		cmocka_unit_test(event_without_the_record_gets_the_value_given),
 		cmocka_unit_test(event_without_the_record_first_needs_room),
 		cmocka_unit_test(short_record_is_kept),
 		cmocka_unit_test(partial_event_is_kept),

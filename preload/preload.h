@@ -79,6 +79,13 @@ bool preload_is_group(int fd);
 #define PRELOAD_TRACKED_MAX 65536
 int preload_track(int fd);
 bool preload_tracked(int fd);
+/*
+ * Of those, the fds of groups made with FAN_REPORT_FD_ERROR as well,
+ * whose pidfd records say -errno where fanotify's would say FAN_NOPIDFD
+ * or FAN_EPIDFD; @fd must be tracked already.
+ */
+void preload_track_fd_error(int fd);
+bool preload_tracked_fd_error(int fd);
 /* read() as the layer serves it: rewritten for a tracked group fd. */
 ssize_t preload_read(int fd, void *buf, size_t count);
 
@@ -87,6 +94,8 @@ ssize_t preload_read(int fd, void *buf, size_t count);
  * when it has exited, or FAN_EPIDFD (process.c).
  */
 int preload_pidfd_of(const struct fsgate_info_proc *proc);
+/* ... or -ESRCH, or another -errno: FAN_REPORT_FD_ERROR's values. */
+int preload_pidfd_errno_of(const struct fsgate_info_proc *proc);
 
 /*
  * Rewrite the @len bytes of events read into @buf (@cap bytes) in place:
@@ -97,6 +106,10 @@ int preload_pidfd_of(const struct fsgate_info_proc *proc);
  */
 size_t preload_pidfd_rewrite(void *buf, size_t len, size_t cap,
 			     int (*pidfd_of)(const struct fsgate_info_proc *proc));
+/* The same, with @none in the record of an event without a process. */
+size_t preload_pidfd_rewrite_ext(void *buf, size_t len, size_t cap,
+				 int (*pidfd_of)(const struct fsgate_info_proc *proc),
+				 int none);
 
 /* The next definition of a libc symbol, the one the layer hides (next.c). */
 void *preload_next(const char *name);

@@ -12,7 +12,9 @@
  *
  * Gone, or another process at the number: FAN_NOPIDFD, as fanotify says
  * for a process that exited. Any other failure (no fd free, a /proc
- * that does not show the process): FAN_EPIDFD.
+ * that does not show the process): FAN_EPIDFD. For a group made with
+ * FAN_REPORT_FD_ERROR, -ESRCH and the failure's -errno instead, as
+ * fanotify reports them then.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -77,7 +79,7 @@ static int start_ticks(pid_t pid, int pidfd, unsigned long long *ticks)
 	return 0;
 }
 
-int preload_pidfd_of(const struct fsgate_info_proc *proc)
+int preload_pidfd_errno_of(const struct fsgate_info_proc *proc)
 {
 	unsigned long long ticks;
 	long hz = sysconf(_SC_CLK_TCK);
@@ -85,15 +87,24 @@ int preload_pidfd_of(const struct fsgate_info_proc *proc)
 
 	/* 0: the process is not in the reader's pid namespace. */
 	if (proc->tgid <= 0)
-		return FAN_NOPIDFD;
+		return -ESRCH;
 	if (hz <= 0)
-		return FAN_EPIDFD;
+		return -EINVAL;
 	pidfd = (int)syscall(SYS_pidfd_open, (long)proc->tgid, 0L);
 	if (pidfd < 0)
-		return errno == ESRCH ? FAN_NOPIDFD : FAN_EPIDFD;
+		return -errno;
 	err = start_ticks(proc->tgid, pidfd, &ticks);
 	if (!err && ticks == proc->start_time_ns / (1000000000ULL / hz))
 		return pidfd;
 	close(pidfd);
-	return !err || err == -ESRCH ? FAN_NOPIDFD : FAN_EPIDFD;
+	return err ? err : -ESRCH;
+}
+
+int preload_pidfd_of(const struct fsgate_info_proc *proc)
+{
+	int pidfd = preload_pidfd_errno_of(proc);
+
+	if (pidfd >= 0)
+		return pidfd;
+	return pidfd == -ESRCH ? FAN_NOPIDFD : FAN_EPIDFD;
 }

@@ -178,6 +178,8 @@ static void exited_process_is_nopidfd(void **state)
 	(void)state;
 	reap(pid);
 	assert_int_equal(preload_pidfd_of(&proc), FAN_NOPIDFD);
+	/* FAN_REPORT_FD_ERROR's value for it. */
+	assert_int_equal(preload_pidfd_errno_of(&proc), -ESRCH);
 }
 
 /* Another start time at the pid: the record's process is gone. */
@@ -213,6 +215,7 @@ static void pidfd_open_failure_is_epidfd(void **state)
 	(void)state;
 	pidfd_open_errno = EMFILE;
 	assert_int_equal(preload_pidfd_of(&proc), FAN_EPIDFD);
+	assert_int_equal(preload_pidfd_errno_of(&proc), -EMFILE);
 	pidfd_open_errno = ESRCH;
 	assert_int_equal(preload_pidfd_of(&proc), FAN_NOPIDFD);
 }

@@ -23,6 +23,8 @@
 #define WORD_BITS (sizeof(unsigned long) * CHAR_BIT)
 
 static unsigned long tracked[PRELOAD_TRACKED_MAX / WORD_BITS];
+/* Those of tracked[] made with FAN_REPORT_FD_ERROR. */
+static unsigned long fd_errors[PRELOAD_TRACKED_MAX / WORD_BITS];
 
 typedef ssize_t read_fn(int fd, void *buf, size_t count);
 typedef ssize_t read_chk_fn(int fd, void *buf, size_t count, size_t buflen);
@@ -63,11 +65,21 @@ int preload_track(int fd)
 	return 0;
 }
 
-static void untrack(int fd)
+void preload_track_fd_error(int fd)
 {
 	if (in_range(fd))
-		__atomic_fetch_and(&tracked[fd / WORD_BITS],
-				   ~(1UL << fd % WORD_BITS), __ATOMIC_RELAXED);
+		__atomic_fetch_or(&fd_errors[fd / WORD_BITS],
+				  1UL << fd % WORD_BITS, __ATOMIC_RELAXED);
+}
+
+static void untrack(int fd)
+{
+	if (!in_range(fd))
+		return;
+	__atomic_fetch_and(&tracked[fd / WORD_BITS], ~(1UL << fd % WORD_BITS),
+			   __ATOMIC_RELAXED);
+	__atomic_fetch_and(&fd_errors[fd / WORD_BITS],
+			   ~(1UL << fd % WORD_BITS), __ATOMIC_RELAXED);
 }
 
 bool preload_tracked(int fd)
@@ -77,15 +89,25 @@ bool preload_tracked(int fd)
 	       1UL << fd % WORD_BITS;
 }
 
+bool preload_tracked_fd_error(int fd)
+{
+	return in_range(fd) &&
+	       __atomic_load_n(&fd_errors[fd / WORD_BITS], __ATOMIC_RELAXED) &
+	       1UL << fd % WORD_BITS;
+}
+
 /* @newfd now refers to what @oldfd does: marked exactly when @oldfd is. */
 static void copied(int oldfd, int newfd)
 {
+	bool fd_error = preload_tracked_fd_error(oldfd);
+
 	if (newfd < 0)
 		return;
+	untrack(newfd);
 	if (preload_tracked(oldfd))
 		preload_track(newfd);
-	else
-		untrack(newfd);
+	if (fd_error)
+		preload_track_fd_error(newfd);
 }
 
 /*
@@ -98,7 +120,13 @@ static ssize_t rewrite(int fd, void *buf, size_t count, ssize_t n)
 
 	if (n <= 0 || !preload_tracked(fd) || !preload_is_group(fd))
 		return n;
-	n = (ssize_t)preload_pidfd_rewrite(buf, n, count, preload_pidfd_of);
+	if (preload_tracked_fd_error(fd))
+		n = (ssize_t)preload_pidfd_rewrite_ext(buf, n, count,
+						       preload_pidfd_errno_of,
+						       -ESRCH);
+	else
+		n = (ssize_t)preload_pidfd_rewrite(buf, n, count,
+						   preload_pidfd_of);
 	errno = saved;
 	return n;
 }

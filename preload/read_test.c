@@ -104,6 +104,11 @@ int preload_pidfd_of(const struct fsgate_info_proc *proc)
 	return 1000 + proc->tgid;
 }
 
+int preload_pidfd_errno_of(const struct fsgate_info_proc *proc)
+{
+	return -proc->tgid;
+}
+
 ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen);
 
 /* Two events with a process record each, as the module writes them. */
@@ -237,6 +242,35 @@ static void dups_follow_the_fd(void **state)
 	assert_true(preload_tracked(GROUP));
 }
 
+/*
+ * A FAN_REPORT_FD_ERROR group's pidfd records take their values from
+ * preload_pidfd_errno_of() (here -300), its dups' too; close() forgets.
+ */
+static void fd_error_group_gets_errnos(void **state)
+{
+	struct fanotify_event_info_pidfd rec;
+	unsigned char buf[sizeof(data)];
+
+	(void)state;
+	assert_int_equal(preload_track(GROUP), 0);
+	preload_track_fd_error(GROUP);
+	assert_true(preload_tracked_fd_error(GROUP));
+	assert_int_equal(read(GROUP, buf, sizeof(buf)),
+			 2 * (FAN_EVENT_METADATA_LEN + sizeof(rec)));
+	memcpy(&rec, buf + FAN_EVENT_METADATA_LEN, sizeof(rec));
+	assert_int_equal(rec.pidfd, -300);
+	next_fd = 50;
+	assert_int_equal(dup(GROUP), 50);
+	assert_true(preload_tracked_fd_error(50));
+	assert_int_equal(dup2(FILE_FD, 50), 50);
+	assert_false(preload_tracked_fd_error(50));
+	assert_int_equal(close(GROUP), 0);
+	assert_false(preload_tracked_fd_error(GROUP));
+	/* A group without it at the number again: fanotify's values. */
+	assert_int_equal(preload_track(GROUP), 0);
+	assert_rewritten(buf, read(GROUP, buf, sizeof(buf)));
+}
+
 static void fds_beyond_the_table_are_refused(void **state)
 {
 	(void)state;
@@ -258,6 +292,7 @@ int main(void)
 		cmocka_unit_test_setup(tracked_number_that_is_no_group_reads_as_it_came, setup),
 		cmocka_unit_test_setup(close_forgets_the_fd, setup),
 		cmocka_unit_test_setup(dups_follow_the_fd, setup),
+		cmocka_unit_test_setup(fd_error_group_gets_errnos, setup),
 		cmocka_unit_test_setup(fds_beyond_the_table_are_refused, setup),
 	};
 

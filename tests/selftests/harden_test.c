@@ -85,18 +85,23 @@ static ssize_t bounded_read(int g, struct fanotify_event_metadata *ev, int sec)
 	return n;
 }
 
-/* A content group gating opens on the tmpfs of @dir. */
-static int open_gate(const char *dir)
+/* The permission group @g (or an error) made to gate opens on @dir's tmpfs. */
+static int gate(int g, const char *dir)
 {
-	int g = perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT, 10000,
-			   FSGATE_VERDICT_DEFAULT, FSGATE_VERDICT_DEFAULT);
-
 	if (g < 0)
 		return g;
 	if (fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 			FAN_OPEN_PERM, AT_FDCWD, dir))
 		return -1;
 	return g;
+}
+
+/* A content group gating opens on the tmpfs of @dir. */
+static int open_gate(const char *dir)
+{
+	return gate(perm_group(FSGATE_CLASS_CONTENT, FSGATE_PRIORITY_DEFAULT,
+			       10000, FSGATE_VERDICT_DEFAULT,
+			       FSGATE_VERDICT_DEFAULT), dir);
 }
 
 /*
@@ -238,22 +243,6 @@ static int queue_two(int g, const char *a, const char *b, pid_t *pid)
 	return queued(g, 2 * len) ? 0 : -1;
 }
 
-/* Lower RLIMIT_NOFILE so that no fd can be opened; the old one in @rl. */
-static int lower_nofile(struct rlimit *rl)
-{
-	struct rlimit low;
-	int free_fd;
-
-	if (getrlimit(RLIMIT_NOFILE, rl))
-		return -1;
-	free_fd = dup(0);	/* the lowest free number */
-	if (free_fd < 0)
-		return -1;
-	close(free_fd);
-	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl->rlim_max };
-	return setrlimit(RLIMIT_NOFILE, &low);
-}
-
 /*
  * In-tree fanotify, on the same object: the event fd cannot be opened,
  * read() fails with @err and the access is denied.
@@ -320,6 +309,20 @@ TEST_F(harden, etxtbsy_denies_and_reads_on)
 	reap(prog);
 }
 
+/* With fds free again, @g reads the next open of @file with its fd. */
+static void open_read_again(struct __test_metadata *_metadata, int g,
+			    const char *file)
+{
+	struct fanotify_event_metadata ev[2];
+	pid_t pid = spawn_open(file, O_RDONLY, 0);
+
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
+	ASSERT_LE(0, ev[0].fd);
+	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
+	EXPECT_EQ(0, reap(pid));
+}
+
 /*
  * A listener out of fds (RLIMIT_NOFILE) cannot open event fds: the
  * accesses are denied and counted, read() says EMFILE, and once fds are
@@ -345,14 +348,125 @@ TEST_F(harden, emfile_denies_and_reads_on)
 	EXPECT_EQ(EPERM, reap(pid[0]));
 	EXPECT_EQ(EPERM, reap(pid[1]));
 
-	pid[0] = spawn_open(self->file, O_RDONLY, 0);
-	ASSERT_TRUE(readable(g, WAIT_MS));
-	ASSERT_EQ(sizeof(ev[0]), read(g, ev, sizeof(ev))) TH_LOG("read: %m");
-	ASSERT_LE(0, ev[0].fd);
-	ASSERT_EQ(sizeof(struct fanotify_response), answer(g, ev[0].fd, FAN_ALLOW));
-	EXPECT_EQ(0, reap(pid[0]));
+	open_read_again(_metadata, g, self->file);
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(2, st.unopened);
+	close(g);
+}
+
+/*
+ * A permission group of @class with FSGATE_REPORT_FD_ERROR and
+ * @event_f_flags, gating opens on the tmpfs of @dir.
+ */
+static int fd_error_gate(const char *dir, unsigned int class,
+			 unsigned int event_f_flags)
+{
+	struct fsgate_init init = {
+		.flags = class | FSGATE_CLOEXEC | FSGATE_NONBLOCK |
+			 FSGATE_REPORT_FD_ERROR,
+		.event_f_flags = event_f_flags | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+		.timeout_ms = 10000,
+	};
+
+	return gate(fsgate_init_ext(&init), dir);
+}
+
+/*
+ * FSGATE_REPORT_FD_ERROR (fanotify's FAN_REPORT_FD_ERROR): a listener out
+ * of fds reads both events, each with -EMFILE for its fd, rather than a
+ * failing read(); the accesses are still denied and counted.
+ */
+TEST_F(harden, fd_error_reports_emfile_and_reads_on)
+{
+	struct fanotify_event_metadata ev[2];
+	struct fsgate_stats st;
+	struct rlimit rl;
+	pid_t pid[2];
+	ssize_t n;
+	int g;
+
+	g = fd_error_gate(self->dir, FSGATE_CLASS_CONTENT, O_RDONLY);
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, queue_two(g, self->file, self->file, pid));
+	ASSERT_EQ(0, lower_nofile(&rl));
+	n = read(g, ev, sizeof(ev));
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ASSERT_EQ(sizeof(ev), n) TH_LOG("read: %m");
+	EXPECT_EQ(-EMFILE, ev[0].fd);
+	EXPECT_EQ(-EMFILE, ev[1].fd);
+	EXPECT_TRUE(ev[0].mask & FAN_OPEN_PERM);
+	EXPECT_EQ(pid[0], ev[0].pid);
+	EXPECT_EQ(EPERM, reap(pid[0]));
+	EXPECT_EQ(EPERM, reap(pid[1]));
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(2, st.unopened);
+	EXPECT_EQ(st.asked, st.answered + st.timedout + st.orphaned +
+		  st.cancelled + st.perm_overflows + st.unopened + st.pending);
+	/* An fd can no more answer it: it was denied as it was read. */
+	EXPECT_EQ(-1, fsgate_respond(g, ev[0].fd, FSGATE_ALLOW));
+	EXPECT_EQ(EINVAL, errno);
+
+	open_read_again(_metadata, g, self->file);
+	close(g);
+}
+
+/*
+ * With FSGATE_REPORT_FD_ERROR an event with no file to open says -EBADF
+ * in its fd, as fanotify's with FAN_REPORT_FD_ERROR: FAN_Q_OVERFLOW, and
+ * every event of a FID group.
+ */
+TEST_F(harden, fd_error_without_a_file_is_ebadf)
+{
+	union {
+		struct fanotify_event_metadata meta;
+		char b[4096];
+	} buf;
+	struct fanotify_event_metadata *ev;
+	char old[32], path[128];
+	int g, i, overflows = 0, events = 0;
+	ssize_t n;
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			FSGATE_REPORT_FD_ERROR, O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_CLOSE_WRITE, AT_FDCWD, self->dir));
+	ASSERT_EQ(0, fsgate_test_param("max_queued_events", "2", old,
+				       sizeof(old)));
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/overflow%d", self->dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	n = read(g, &buf, sizeof(buf));
+	fsgate_test_param("max_queued_events", old, NULL, 0);
+	ASSERT_LT(0, n) TH_LOG("read: %m");
+	for (ev = &buf.meta; FAN_EVENT_OK(ev, n); ev = FAN_EVENT_NEXT(ev, n)) {
+		if (ev->mask & FAN_Q_OVERFLOW) {
+			overflows++;
+			EXPECT_EQ(-EBADF, ev->fd);
+		} else {
+			events++;
+			EXPECT_LE(0, ev->fd);
+			close(ev->fd);
+		}
+	}
+	EXPECT_EQ(1, overflows);
+	EXPECT_EQ(2, events);
+	close(g);
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			FSGATE_REPORT_FID | FSGATE_REPORT_FD_ERROR, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g) TH_LOG("FID with FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD, FAN_OPEN, AT_FDCWD,
+				 self->file));
+	close(open(self->file, O_RDONLY));
+	ASSERT_TRUE(readable(g, WAIT_MS));
+	n = read(g, &buf, sizeof(buf));
+	ASSERT_LT(0, n) TH_LOG("read: %m");
+	EXPECT_TRUE(buf.meta.mask & FAN_OPEN);
+	EXPECT_EQ(-EBADF, buf.meta.fd);
 	close(g);
 }
 
@@ -445,16 +559,18 @@ fail:
  * The read() returns at once (the 3 s alarm would end it with EINTR),
  * the access is denied as any unopenable one and counted. A write lease
  * conflicts with a read-only event fd, a read lease with a writable one.
+ * A group made with FSGATE_REPORT_FD_ERROR (@fd_error) reads the event,
+ * with -EWOULDBLOCK for its fd, where read() says EAGAIN otherwise.
  */
 static void lease_denies_at_once(struct __test_metadata *_metadata,
 				 const char *dir, const char *path, int g,
-				 int type)
+				 int type, bool fd_error)
 {
 	struct fanotify_event_metadata ev;
 	struct fsgate_stats st;
 	pid_t holder, pid;
 
-	ASSERT_LE(0, g);
+	ASSERT_LE(0, g) TH_LOG("group: %m");
 	ASSERT_EQ(0, user_file(dir, path));
 	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
 				 FAN_OPEN_PERM, AT_FDCWD, dir));
@@ -463,8 +579,17 @@ static void lease_denies_at_once(struct __test_metadata *_metadata,
 
 	pid = spawn_open(path, O_RDONLY, 0);
 	errno = 0;
-	EXPECT_EQ(-1, bounded_read(g, &ev, 3));
-	EXPECT_EQ(EAGAIN, errno) TH_LOG("read: %m (EINTR: stalled on the lease)");
+	if (fd_error) {
+		ASSERT_EQ(sizeof(ev), bounded_read(g, &ev, 3))
+			TH_LOG("read: %m (EINTR: stalled on the lease)");
+		EXPECT_TRUE(ev.mask & FAN_OPEN_PERM);
+		EXPECT_EQ(pid, ev.pid);
+		EXPECT_EQ(-EWOULDBLOCK, ev.fd);
+	} else {
+		EXPECT_EQ(-1, bounded_read(g, &ev, 3));
+		EXPECT_EQ(EAGAIN, errno)
+			TH_LOG("read: %m (EINTR: stalled on the lease)");
+	}
 	EXPECT_EQ(EPERM, reap(pid));
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.unopened);
@@ -479,13 +604,25 @@ TEST_F(harden, write_lease_denies_at_once)
 			     perm_group(FSGATE_CLASS_CONTENT,
 					FSGATE_PRIORITY_DEFAULT, 10000,
 					FSGATE_VERDICT_DEFAULT,
-					FSGATE_VERDICT_DEFAULT), F_WRLCK);
+					FSGATE_VERDICT_DEFAULT), F_WRLCK, false);
+}
+
+/*
+ * With FSGATE_REPORT_FD_ERROR the leased file's permission event is read
+ * at once with -EWOULDBLOCK for its fd; the access is denied and counted
+ * all the same.
+ */
+TEST_F(harden, fd_error_reports_a_lease_as_ewouldblock)
+{
+	lease_denies_at_once(_metadata, self->dir, self->obj,
+			     fd_error_gate(self->dir, FSGATE_CLASS_CONTENT,
+					   O_RDONLY), F_WRLCK, true);
 }
 
 TEST_F(harden, read_lease_denies_writable_fds_at_once)
 {
 	lease_denies_at_once(_metadata, self->dir, self->obj,
-			     hsm_group(FSGATE_PRIORITY_DEFAULT), F_RDLCK);
+			     hsm_group(FSGATE_PRIORITY_DEFAULT), F_RDLCK, false);
 }
 
 /*
@@ -711,7 +848,8 @@ struct nobody_read {
 /*
  * Read one event as nobody: 0 if it came with an fd (answered allow),
  * else the read()'s errno (a nonblocking group reports EAGAIN for an
- * event it dropped after poll() said one was there).
+ * event it dropped after poll() said one was there), or 128 + the errno
+ * an event's fd says (FSGATE_REPORT_FD_ERROR).
  */
 static int nobody_reads(const struct nobody_read *r)
 {
@@ -724,6 +862,8 @@ static int nobody_reads(const struct nobody_read *r)
 	n = read(r->g, &ev, sizeof(ev));
 	if (n < 0)
 		return errno;
+	if (n == sizeof(ev) && ev.fd < FAN_NOFD && ev.fd > -128)
+		return 128 - ev.fd;
 	if (n != sizeof(ev) || ev.fd < 0)
 		return 253;
 	if (ev.mask & FAN_OPEN_PERM)
@@ -819,6 +959,45 @@ TEST_F(harden, unprivileged_reader_gets_no_writable_fd)
 				 self->file));
 	EXPECT_EQ(EPERM, open_read_by_nobody(g, self->file, &res));
 	EXPECT_EQ(EACCES, res);
+	ASSERT_EQ(0, fsgate_stats(g, &st));
+	EXPECT_EQ(1, st.unopened);
+	close(g);
+}
+
+/*
+ * With FSGATE_REPORT_FD_ERROR the unprivileged reader is told: the
+ * notification on the root-only file comes with -EACCES for its fd
+ * rather than being dropped, and the permission event that needs a
+ * writable fd too, which is denied and counted all the same.
+ */
+TEST_F(harden, fd_error_reports_eacces_to_an_unprivileged_reader)
+{
+	struct fsgate_stats st;
+	char secret[96];
+	int g, res;
+
+	snprintf(secret, sizeof(secret), "%s/secret", self->dir);
+	write_file(secret, "root only\n");
+	ASSERT_EQ(0, chmod(secret, 0600));
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+
+	g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			FSGATE_REPORT_FD_ERROR, O_RDONLY,
+			FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, g) TH_LOG("FSGATE_REPORT_FD_ERROR: %m");
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD,
+				 FAN_OPEN | FAN_EVENT_ON_CHILD, AT_FDCWD,
+				 self->dir));
+	ASSERT_EQ(0, open_read_by_nobody(g, secret, &res));
+	EXPECT_EQ(128 + EACCES, res);
+	ASSERT_EQ(0, open_read_by_nobody(g, self->file, &res));
+	EXPECT_EQ(0, res);
+	close(g);
+
+	g = fd_error_gate(self->dir, FSGATE_CLASS_PRE_CONTENT, O_RDWR);
+	ASSERT_LE(0, g);
+	EXPECT_EQ(EPERM, open_read_by_nobody(g, self->file, &res));
+	EXPECT_EQ(128 + EACCES, res);
 	ASSERT_EQ(0, fsgate_stats(g, &st));
 	EXPECT_EQ(1, st.unopened);
 	close(g);

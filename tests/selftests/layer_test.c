@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +30,9 @@
 
 #ifndef FAN_REPORT_TARGET_FID
 #define FAN_REPORT_TARGET_FID 0x00001000
+#endif
+#ifndef FAN_REPORT_FD_ERROR
+#define FAN_REPORT_FD_ERROR 0x00002000
 #endif
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
@@ -339,6 +343,81 @@ static void fid_run(const char *mode, const char *dir, struct fid_outcome *o)
 	unlink(path);
 }
 
+/* What a FAN_REPORT_FD_ERROR program saw; compared field by field. */
+struct fd_error_outcome {
+	int step;		/* 0, or the step that failed */
+	int err;		/* errno of that step */
+	int perm_read;		/* read() of the permission event, out of fds */
+	int perm_fd;		/* its fd */
+	int perm_access;	/* the accessor's errno */
+	int gone_len;		/* the notification of an accessor reaped */
+	int gone_fd_ok;		/* its fd is a file's */
+	int gone_info_type;
+	int gone_pidfd;		/* its pidfd record's pidfd */
+};
+
+/*
+ * What a fanotify program with FAN_REPORT_FD_ERROR does: read the open
+ * of @file it is asked about while out of fds (its fd says the errno
+ * and the open is denied), then, with FAN_REPORT_PIDFD as well, read
+ * the open of an accessor that exited (its pidfd record says the errno).
+ */
+static void fd_error_run(const char *file, struct fd_error_outcome *o)
+{
+	struct run r = { .gone = true };
+	struct pidfd_outcome po;
+	struct event_buf e;
+	struct rlimit rl;
+	pid_t pid;
+	ssize_t n;
+	int g;
+
+	memset(o, 0, sizeof(*o));
+	g = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_REPORT_FD_ERROR,
+			  O_RDONLY | O_CLOEXEC);
+	if (g < 0 || fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD,
+				   file)) {
+		o->step = g < 0 ? 1 : 2;
+		o->err = errno;
+		return;
+	}
+	pid = spawn_open(file, O_RDONLY, 0);
+	if (!readable(g, WAIT_MS) || lower_nofile(&rl)) {
+		o->step = 3;
+		o->err = errno;
+	} else {
+		n = read(g, &e, sizeof(e));
+		o->err = n < 0 ? errno : 0;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		o->perm_read = (int)n;
+		o->perm_fd = n > 0 ? e.meta.fd : 0;
+		if (n > 0 && e.meta.fd >= 0)
+			answer(g, e.meta.fd, FAN_ALLOW);
+	}
+	o->perm_access = reap(pid);
+	close(g);
+	if (o->step)
+		return;
+
+	r.step = &o->step;
+	r.err = &o->err;
+	if (run_start(&r, FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_REPORT_PIDFD |
+		      FAN_REPORT_FD_ERROR, FAN_OPEN, file, file, O_RDONLY))
+		return;
+	n = run_read(&r, &e, sizeof(e));
+	if (n >= 0) {
+		memset(&po, 0, sizeof(po));
+		pidfd_record(&e, n, r.pid, &po);
+		o->gone_len = e.meta.event_len;
+		o->gone_fd_ok = e.meta.fd >= 0;
+		o->gone_info_type = po.info_type;
+		o->gone_pidfd = po.pidfd;
+		if (e.meta.fd >= 0)
+			close(e.meta.fd);
+	}
+	run_end(&r);
+}
+
 /* Write @len bytes of @out to the fd LAYER_OUT_ENV names. */
 static void report(const void *out, size_t len)
 {
@@ -591,6 +670,13 @@ static void __attribute__((constructor)) layer_mode(void)
 
 		fid_run(mode, file, &f);
 		report(&f, sizeof(f));
+		_exit(0);
+	}
+	if (!strcmp(mode, "fd-error")) {
+		struct fd_error_outcome fe;
+
+		fd_error_run(file, &fe);
+		report(&fe, sizeof(fe));
 		_exit(0);
 	}
 	if (!strcmp(mode, "tid")) {
@@ -930,6 +1016,63 @@ TEST_F_TIMEOUT(layer, fid_pidfd_of_exited_process_is_nopidfd, 120)
 
 	fid_both(_metadata, "fid-gone", self->dir, &fa, &fs);
 	expect_fid_then_pidfd(_metadata, &fs, 2, false);
+}
+
+/*
+ * FAN_REPORT_FD_ERROR through the layer, on every kernel (6.1's fanotify
+ * has no such flag): out of fds, the permission event is read with
+ * -EMFILE for its fd and the open is denied; the pidfd record of an
+ * accessor that exited says -ESRCH, not FAN_NOPIDFD.
+ */
+TEST_F_TIMEOUT(layer, fd_error_through_the_layer, 120)
+{
+	struct fd_error_outcome fs;
+
+	memset(&fs, 0xa5, sizeof(fs));
+	ASSERT_EQ(0, layer_run("fd-error", self->file, NULL, NULL, &fs,
+			       sizeof(fs)));
+	EXPECT_EQ(0, fs.step) TH_LOG("step %d: %s", fs.step, strerror(fs.err));
+	EXPECT_EQ(0, fs.err);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN, fs.perm_read);
+	EXPECT_EQ(-EMFILE, fs.perm_fd);
+	EXPECT_EQ(EPERM, fs.perm_access);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + 8, fs.gone_len);
+	EXPECT_EQ(1, fs.gone_fd_ok);
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_PIDFD, fs.gone_info_type);
+	EXPECT_EQ(-ESRCH, fs.gone_pidfd);
+}
+
+/*
+ * The same program on in-tree fanotify, where the kernel has
+ * FAN_REPORT_FD_ERROR (6.13, 6.12.5, 6.6.66: Debian's 6.12), and under
+ * the layer: the same outcome, field by field.
+ */
+TEST_F_TIMEOUT(layer, fd_error_as_fanotify, 120)
+{
+	struct fd_error_outcome fa, fs;
+	int f;
+
+	expect_in_tree(_metadata);
+	f = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FD_ERROR, O_RDONLY);
+	if (f < 0 && errno == EINVAL)
+		SKIP(return, "in-tree fanotify has no FAN_REPORT_FD_ERROR");
+	ASSERT_LE(0, f);
+	close(f);
+	fd_error_run(self->file, &fa);
+	EXPECT_EQ(0, fa.step) TH_LOG("fanotify step %d: %s", fa.step,
+				     strerror(fa.err));
+	memset(&fs, 0xa5, sizeof(fs));
+	ASSERT_EQ(0, layer_run("fd-error", self->file, NULL, NULL, &fs,
+			       sizeof(fs)));
+	EXPECT_EQ(fa.step, fs.step);
+	EXPECT_EQ(fa.err, fs.err);
+	EXPECT_EQ(fa.perm_read, fs.perm_read);
+	EXPECT_EQ(fa.perm_fd, fs.perm_fd);
+	EXPECT_EQ(fa.perm_access, fs.perm_access);
+	EXPECT_EQ(fa.gone_len, fs.gone_len);
+	EXPECT_EQ(fa.gone_fd_ok, fs.gone_fd_ok);
+	EXPECT_EQ(fa.gone_info_type, fs.gone_info_type);
+	EXPECT_EQ(fa.gone_pidfd, fs.gone_pidfd);
 }
 
 /* As fanotify: FAN_REPORT_PIDFD with FAN_REPORT_TID is EINVAL. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -235,3 +236,19 @@ int hsm_group(unsigned int priority)
 
 	return fsgate_init_ext(&init);
 }
+
+int lower_nofile(struct rlimit *rl)
+{
+	struct rlimit low;
+	int free_fd;
+
+	if (getrlimit(RLIMIT_NOFILE, rl))
+		return -1;
+	free_fd = dup(0);	/* the lowest free number */
+	if (free_fd < 0)
+		return -1;
+	close(free_fd);
+	low = (struct rlimit){ .rlim_cur = free_fd, .rlim_max = rl->rlim_max };
+	return setrlimit(RLIMIT_NOFILE, &low);
+}
+

@@ -110,4 +110,8 @@ int quiet_opens(int g, const char *path, int n);
  * came or the answer was refused (the child is killed then). */
 int open_answered(int g, const char *path, uint32_t response);
 
+struct rlimit;
+/* Lower RLIMIT_NOFILE so that no fd can be opened; the old one in @rl. */
+int lower_nofile(struct rlimit *rl);
+
 #endif /* PERM_UTIL_H */

@@ -61,12 +61,23 @@
 #define FSGATE_REPORT_FID_BITS		(FSGATE_REPORT_FID | \
 					 FSGATE_REPORT_DFID_NAME | \
 					 FSGATE_REPORT_TARGET_FID)
+/*
+ * Linux 6.13's FAN_REPORT_FD_ERROR (FSGATE_FEATURE_REPORT_FD_ERROR), for
+ * every class: an event whose fd cannot be opened is read with the
+ * negative errno in its fd (-EMFILE, -EACCES, -EWOULDBLOCK for a lease,
+ * ...) instead of being dropped, and read() goes on; a permission event
+ * so read is still denied (-EPERM) and counted as unopened. As fanotify
+ * with the flag, an event that has no fd to open (FAN_Q_OVERFLOW, the
+ * events of FID groups) says -EBADF rather than FAN_NOFD.
+ */
+#define FSGATE_REPORT_FD_ERROR		0x00002000
 
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 				 FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
 				 FSGATE_EXCLUDE_SELF | FSGATE_REPORT_INFO | \
-				 FSGATE_ENABLE_AUDIT | FSGATE_REPORT_FID_BITS)
+				 FSGATE_ENABLE_AUDIT | FSGATE_REPORT_FID_BITS | \
+				 FSGATE_REPORT_FD_ERROR)
 
 /*
  * Priorities: higher is asked first. Groups of equal priority form one
@@ -686,6 +697,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_PERSIST		(1ULL << 21)
 /* FSGATE_IOC_GROUPS fills records of FSGATE_GROUP_ENTRY_SIZE_VER1 */
 #define FSGATE_FEATURE_GROUPS_PERSIST	(1ULL << 22)
+/* FSGATE_REPORT_FD_ERROR */
+#define FSGATE_FEATURE_REPORT_FD_ERROR	(1ULL << 23)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
