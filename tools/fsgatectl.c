@@ -195,7 +195,7 @@ static const char *const feature_names[] = {
 	"report-perm", "report-proc", "extend", "version", "cache-flush",
 	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
 	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
-	"mute-exe-uid", "persist", "groups-persist",
+	"mute-exe-uid", "persist", "groups-persist", "report-fd-error",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */
