@@ -16,6 +16,7 @@
 #include "chain.h"
 #include "group.h"
 #include "perm.h"
+#include "trace.h"
 
 /* Higher priority first; equal priorities in creation order. */
 static int fsgate_match_cmp(const void *a, const void *b)
@@ -82,31 +83,54 @@ int fsgate_verdict_combine(int verdict, int other)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_verdict_combine);
 
+/* A group of @m decided without being asked: trace it, and a deny's @by. */
+static void fsgate_match_decided(const struct fsgate_match *m,
+				 const struct path *path, int verdict,
+				 u8 source, struct fsgate_by *by)
+{
+	trace_fsgate_perm_answer(m->group, 0, current, path,
+				 m->report & FSGATE_PERM_EVENTS, verdict,
+				 source, 0);
+	if (verdict) {
+		by->group = m->group->id;
+		by->source = source;
+	}
+}
+
 /*
  * Consult the filters' denies and the verdict caches of a tier's groups:
- * either kind of deny settles the tier, a cached allow spares its group
- * the question. Caches are looked up only when the tier's turn comes,
- * since a higher tier may have changed the file.
+ * either kind of deny settles the tier (@by says whose), a cached allow
+ * spares its group the question. Caches are looked up only when the
+ * tier's turn comes, since a higher tier may have changed the file.
  */
 static int fsgate_tier_cached(struct fsgate_match *tier, unsigned int n,
-			      struct fsgate_obj *inode_obj)
+			      const struct path *path,
+			      struct fsgate_obj *inode_obj,
+			      struct fsgate_by *by)
 {
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < n; i++)
-		if (tier[i].filtered)
+		if (tier[i].filtered) {
+			fsgate_match_decided(&tier[i], path, tier[i].filtered,
+					     FSGATE_SRC_FILTER, by);
 			return tier[i].filtered;
+		}
 	for (i = 0; i < n; i++) {
 		switch (fsgate_cache_check(inode_obj, tier[i].group,
 					   tier[i].report & FSGATE_PERM_EVENTS,
 					   &err)) {
 		case FSGATE_CACHED_DENY:
 			atomic64_inc(&tier[i].group->perm.cached);
+			fsgate_match_decided(&tier[i], path, err,
+					     FSGATE_SRC_CACHE, by);
 			return err;
 		case FSGATE_CACHED_ALLOW:
 			atomic64_inc(&tier[i].group->perm.cached);
 			tier[i].cached = true;
+			fsgate_match_decided(&tier[i], path, 0,
+					     FSGATE_SRC_CACHE, by);
 			break;
 		case FSGATE_CACHED_NONE:
 			break;
@@ -176,6 +200,9 @@ static bool fsgate_matches_unbounded(const struct fsgate_match *matches,
  * @path: the file
  * @inode_obj: fsgate's object on the file's inode, where verdict caches
  *	are, or NULL
+ * @by: set to who decided: for a deny the group whose verdict it is and
+ *	how it gave it; for an allow no group, and %FSGATE_SRC_CACHE if
+ *	every group's cache gave it, else %FSGATE_SRC_ANSWER
  *
  * The whole chain ends within max_chain_ms of its start, its first
  * question, unless a group it may ask waits without bound (allowed by an
@@ -186,7 +213,8 @@ static bool fsgate_matches_unbounded(const struct fsgate_match *matches,
  * Return: 0 to allow the access, or the negative errno that denies it.
  */
 int fsgate_decide(struct fsgate_match *matches, unsigned int n,
-		  const struct path *path, struct fsgate_obj *inode_obj)
+		  const struct path *path, struct fsgate_obj *inode_obj,
+		  struct fsgate_by *by)
 {
 	struct fsgate_asking asking;
 	unsigned int start, end;
@@ -198,7 +226,7 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 	for (start = 0; start < n && !verdict; start = end) {
 		end = fsgate_tier_end(matches, n, start);
 		verdict = fsgate_tier_cached(matches + start, end - start,
-					     inode_obj);
+					     path, inode_obj, by);
 		if (verdict || fsgate_matches_all_cached(matches + start,
 							 end - start))
 			continue;
@@ -209,6 +237,13 @@ int fsgate_decide(struct fsgate_match *matches, unsigned int n,
 		}
 		verdict = fsgate_ask_tier(matches + start, end - start, path,
 					  &asking);
+		if (verdict)
+			*by = asking.by;
 	}
+	if (!verdict)
+		*by = (struct fsgate_by){
+			.source = fsgate_matches_all_cached(matches, n) ?
+				  FSGATE_SRC_CACHE : FSGATE_SRC_ANSWER,
+		};
 	return verdict;
 }

@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 
+struct fsgate_by;
 struct fsgate_group;
 struct fsgate_obj;
 struct path;
@@ -39,6 +40,7 @@ int fsgate_verdict_combine(int verdict, int other);
 bool fsgate_matches_all_cached(const struct fsgate_match *matches,
 			       unsigned int n);
 int fsgate_decide(struct fsgate_match *matches, unsigned int n,
-		  const struct path *path, struct fsgate_obj *inode_obj);
+		  const struct path *path, struct fsgate_obj *inode_obj,
+		  struct fsgate_by *by);
 
 #endif /* _FSGATE_CHAIN_H */

@@ -25,6 +25,7 @@
 #include "group.h"
 #include "mark.h"
 #include "mute.h"
+#include "trace.h"
 
 /* Groups matched on the stack before falling back to an allocation. */
 #define FSGATE_MATCH_STACK	16
@@ -181,10 +182,12 @@ static unsigned int fsgate_collect(struct fsnotify_iter_info *iter,
  * would be told or asked @report: not with FSGATE_EXCLUDE_SELF when its
  * creator (or the daemon that attached to it last) or what that process
  * forked since accesses (a daemon's workers would wait on themselves),
- * nor when its mutes hide the access (counted).
+ * nor when its mutes hide the access (counted; for a permission event on
+ * @path traced as the group's allow).
  */
 static bool fsgate_group_hears_current(struct fsgate_group *group,
-				       struct fsgate_facts *facts, u32 report)
+				       struct fsgate_facts *facts, u32 report,
+				       const struct path *path)
 {
 	const struct fsgate_self *self;
 
@@ -195,6 +198,10 @@ static bool fsgate_group_hears_current(struct fsgate_group *group,
 	}
 	if (fsgate_mutes_hide(group, facts, report)) {
 		atomic64_inc(&group->muted);
+		if (report & FSGATE_PERM_EVENTS)
+			trace_fsgate_perm_answer(group, 0, current, path,
+						 report & FSGATE_PERM_EVENTS, 0,
+						 FSGATE_SRC_MUTE, 0);
 		return false;
 	}
 	return true;
@@ -204,10 +211,10 @@ static bool fsgate_group_hears_current(struct fsgate_group *group,
  * Run @m's group's filter over @inode (NULL: none to run it over):
  * returns whether the group is still told or asked. A filter's deny of a
  * permission event stays in @m, to settle its tier when the tier's turn
- * comes (chain.c).
+ * comes (chain.c); its pass of one is traced as the group's allow.
  */
 static bool fsgate_match_filter(struct fsgate_match *m, u32 mask,
-				struct inode *inode)
+				const struct path *path, struct inode *inode)
 {
 	int err = 0;
 
@@ -222,6 +229,10 @@ static bool fsgate_match_filter(struct fsgate_match *m, u32 mask,
 		return mask & FSGATE_PERM_EVENTS;
 	default:
 		atomic64_inc(&m->group->filtered);
+		if (m->report & FSGATE_PERM_EVENTS)
+			trace_fsgate_perm_answer(m->group, 0, current, path,
+						 m->report & FSGATE_PERM_EVENTS,
+						 0, FSGATE_SRC_FILTER, 0);
 		return false;
 	}
 }
@@ -267,13 +278,14 @@ static unsigned int fsgate_matches_resolve(struct fsgate_match *matches,
 		m->report = fsgate_match_report(m, mask, path, dir);
 		if (!m->report)
 			continue;
-		if (!fsgate_group_hears_current(m->group, &facts, m->report) ||
+		if (!fsgate_group_hears_current(m->group, &facts, m->report,
+						path) ||
 		    !refcount_inc_not_zero(&m->group->ref)) {
 			*left_out = true;
 			continue;
 		}
 		/* Referenced first: the filter reads the group's owner. */
-		if (!fsgate_match_filter(m, mask, inode)) {
+		if (!fsgate_match_filter(m, mask, path, inode)) {
 			fsgate_group_put(m->group);
 			*left_out = true;
 			continue;
@@ -375,13 +387,19 @@ static noinline int fsgate_dispatch_matched(u32 mask, const void *data,
 	rcu_read_unlock();
 
 	if (mask & FSGATE_PERM_EVENTS) {
+		struct fsgate_by by = { .source = FSGATE_SRC_NONE };
+
 		/* Never decide without every group that wants to be asked. */
-		if (partial)
+		if (partial) {
 			ret = -ENOMEM;
+			by.source = FSGATE_SRC_NOMEM;
 		/* None asked (muted, filtered, ignored): no chain to start. */
-		else if (n)
+		} else if (n) {
 			ret = fsgate_decide(matches, n, path,
-					    fsgate_inode_obj(iter));
+					    fsgate_inode_obj(iter), &by);
+		}
+		trace_fsgate_access_verdict(path, mask & FSGATE_PERM_EVENTS,
+					    ret, &by, n);
 		if (!ret && !partial && !left_out &&
 		    fsgate_matches_all_cached(matches, n))
 			fsgate_consensus_store(fsgate_inode_obj(iter), matches,
@@ -423,13 +441,21 @@ int fsgate_dispatch_event(struct fsnotify_group *fsn_group, u32 mask,
 			  const struct qstr *name, u32 cookie,
 			  struct fsnotify_iter_info *iter)
 {
+	static const struct fsgate_by consensus = {
+		.source = FSGATE_SRC_CONSENSUS,
+	};
 	u64 gen = 0;
 
 	if (mask & FSGATE_PERM_EVENTS) {
-		if (fsgate_consensus_allows(fsgate_inode_obj(iter), mask,
-					    fsnotify_data_path(data, data_type),
-					    fsnotify_iter_parent_mark(iter)))
+		const struct path *path = fsnotify_data_path(data, data_type);
+
+		if (fsgate_consensus_allows(fsgate_inode_obj(iter), mask, path,
+					    fsnotify_iter_parent_mark(iter))) {
+			trace_fsgate_access_verdict(path,
+						    mask & FSGATE_PERM_EVENTS,
+						    0, &consensus, 0);
 			return 0;
+		}
 		/* Before the subs are read: see consensus.c. */
 		gen = fsgate_interest_read();
 	}

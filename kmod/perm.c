@@ -40,6 +40,7 @@
 #include "mark.h"
 #include "param.h"
 #include "perm.h"
+#include "trace.h"
 
 static unsigned int default_timeout_ms = 10000;
 module_param_cb(default_timeout_ms, &fsgate_param_wait_ms,
@@ -222,6 +223,7 @@ void fsgate_asking_start(struct fsgate_asking *asking, bool unbounded)
 	asking->first = NULL;
 	asking->tail = &asking->first;
 	asking->bounded = !unbounded;
+	asking->by = (struct fsgate_by){};
 	asking->ceiling = jiffies + msecs_to_jiffies(READ_ONCE(max_chain_ms));
 }
 
@@ -316,13 +318,15 @@ u32 fsgate_audit_response(u32 response)
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_audit_response);
 
 /*
- * Resolve @perm with @verdict and wake its waiting process, that one
- * alone, so 1000 accesses waiting on one group are not all woken by each
- * answer, nor a list of them walked; caller holds @queue_lock, @perm not
- * DONE. The waiter cannot be gone: before it returns it takes this lock
- * to withdraw its events (fsgate_asking_end()).
+ * Resolve @perm with @verdict, which @source gave (enum fsgate_source),
+ * and wake its waiting process, that one alone, so 1000 accesses waiting
+ * on one group are not all woken by each answer, nor a list of them
+ * walked; caller holds @queue_lock, @perm not DONE. The waiter cannot be
+ * gone: before it returns it takes this lock to withdraw its events
+ * (fsgate_asking_end()).
  */
-static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
+static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict,
+				u8 source)
 {
 	struct fsgate_group *group = perm->group;
 
@@ -336,6 +340,10 @@ static void fsgate_perm_resolve(struct fsgate_perm *perm, int verdict)
 		group->queued--;
 	group->nr_perm--;
 	perm->verdict = verdict;
+	perm->source = source;
+	trace_fsgate_perm_answer(group, perm->id, perm->waiter,
+				 &perm->event.path, perm->event.mask, verdict,
+				 source, perm->asked_ns);
 	/* Pairs with the waiting process's lockless look at the state. */
 	smp_store_release(&perm->state, FSGATE_PERM_DONE);
 	/* Ordered after the store: pairs with set_current_state() there. */
@@ -352,6 +360,28 @@ static int fsgate_perm_too_late(struct fsgate_group *group)
 			 "not asked: the access reached max_chain_ms; verdict %s\n",
 			 fsgate_verdict_name(verdict));
 	return verdict;
+}
+
+/* Record who gave an access's first deny (a NULL @group: none). */
+static void fsgate_asking_denied(struct fsgate_asking *asking,
+				 const struct fsgate_group *group, u8 source)
+{
+	if (asking->by.source || asking->by.group)
+		return;
+	asking->by.group = group ? group->id : 0;
+	asking->by.source = source;
+}
+
+/* @group gave @verdict from @source without being asked: trace it. */
+static void fsgate_perm_not_asked(struct fsgate_group *group, u32 mask,
+				  const struct path *path,
+				  struct fsgate_asking *asking, int verdict,
+				  u8 source)
+{
+	trace_fsgate_perm_answer(group, 0, current, path, mask, verdict,
+				 source, 0);
+	if (verdict)
+		fsgate_asking_denied(asking, group, source);
 }
 
 /**
@@ -386,6 +416,8 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	atomic64_inc(&group->perm.asked);
 	if (fsgate_asking_late(asking)) {
 		*verdict = fsgate_perm_too_late(group);
+		fsgate_perm_not_asked(group, mask, path, asking, *verdict,
+				      FSGATE_SRC_TIMEOUT);
 		return NULL;
 	}
 	old = fsgate_group_charge(group);
@@ -423,10 +455,14 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 		if (orphan) {
 			atomic64_inc(&group->perm.orphaned);
 			*verdict = fsgate_policy_verdict(group->orphan_verdict);
+			fsgate_perm_not_asked(group, mask, path, asking,
+					      *verdict, FSGATE_SRC_ORPHAN);
 			return NULL;
 		}
 		if (absent) {
 			atomic64_inc(&group->perm.absent);
+			fsgate_perm_not_asked(group, mask, path, asking,
+					      *verdict, FSGATE_SRC_ABSENT);
 			return NULL;
 		}
 		goto out_overflow;
@@ -434,6 +470,7 @@ struct fsgate_perm *fsgate_perm_ask(struct fsgate_group *group, u32 mask,
 	list_add_tail(&perm->event.node, &group->queue);
 	group->queued++;
 	group->nr_perm++;
+	trace_fsgate_perm_ask(perm);
 	spin_unlock(&group->queue_lock);
 	wake_up(&group->wq);
 	*asking->tail = perm;
@@ -446,6 +483,8 @@ out_overflow:
 	fsgate_group_log(warn, group,
 			 "has too many permission events pending; verdict %s\n",
 			 fsgate_verdict_name(*verdict));
+	fsgate_perm_not_asked(group, mask, path, asking, *verdict,
+			      FSGATE_SRC_TIMEOUT);
 	return NULL;
 }
 
@@ -467,7 +506,8 @@ static void fsgate_perm_timeout(struct fsgate_perm *perm)
 	if (perm->state != FSGATE_PERM_DONE &&
 	    !time_before(jiffies, perm->deadline)) {
 		fsgate_perm_resolve(perm,
-				    fsgate_policy_verdict(group->timeout_verdict));
+				    fsgate_policy_verdict(group->timeout_verdict),
+				    FSGATE_SRC_TIMEOUT);
 		atomic64_inc(&group->perm.timedout);
 		timedout = true;
 	}
@@ -502,6 +542,9 @@ static int fsgate_asking_look(struct fsgate_asking *asking,
 			fsgate_perm_timeout(perm);
 		if (fsgate_perm_done(perm)) {
 			/* A deny wins; of two, the first seen. */
+			if (!verdict && perm->verdict)
+				fsgate_asking_denied(asking, perm->group,
+						     perm->source);
 			verdict = verdict ?: perm->verdict;
 			(*done)++;
 			continue;
@@ -563,7 +606,7 @@ static void fsgate_asking_end(struct fsgate_asking *asking, int verdict)
 		group = perm->group;
 		spin_lock(&group->queue_lock);
 		if (perm->state != FSGATE_PERM_DONE) {
-			fsgate_perm_resolve(perm, verdict);
+			fsgate_perm_resolve(perm, verdict, FSGATE_SRC_CANCEL);
 			atomic64_inc(&group->perm.cancelled);
 		}
 		spin_unlock(&group->queue_lock);
@@ -610,6 +653,7 @@ int fsgate_asking_wait(struct fsgate_asking *asking, int verdict)
 			break;
 		if (fatal_signal_pending(current)) {
 			verdict = -EINTR;
+			fsgate_asking_denied(asking, NULL, FSGATE_SRC_KILLED);
 			break;
 		}
 		fsgate_asking_sleep(asking, done, next, bounded);
@@ -703,13 +747,13 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd)
 
 /* Resolve a reported event nobody can answer with @verdict; count it. */
 static void fsgate_perm_drop(struct fsgate_perm *perm, int verdict,
-			     atomic64_t *counter)
+			     u8 source, atomic64_t *counter)
 {
 	struct fsgate_group *group = perm->group;
 
 	spin_lock(&group->queue_lock);
 	if (perm->state == FSGATE_PERM_REPORTED) {
-		fsgate_perm_resolve(perm, verdict);
+		fsgate_perm_resolve(perm, verdict, source);
 		atomic64_inc(counter);
 	}
 	spin_unlock(&group->queue_lock);
@@ -745,7 +789,7 @@ bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm)
 
 /* Resolve every permission event on @group's queue (not yet read). */
 static unsigned int fsgate_perm_resolve_queued(struct fsgate_group *group,
-					       int verdict)
+					       int verdict, u8 source)
 {
 	struct fsgate_event *event, *next;
 	unsigned int n = 0;
@@ -754,7 +798,7 @@ static unsigned int fsgate_perm_resolve_queued(struct fsgate_group *group,
 	list_for_each_entry_safe(event, next, &group->queue, node) {
 		if (!fsgate_is_perm(event))
 			continue;
-		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
+		fsgate_perm_resolve(fsgate_perm_of(event), verdict, source);
 		n++;
 	}
 	return n;
@@ -814,7 +858,8 @@ unsigned int fsgate_perm_requeue(struct fsgate_group *group,
  */
 unsigned int fsgate_perm_absent(struct fsgate_group *group, int verdict)
 {
-	unsigned int n = fsgate_perm_resolve_queued(group, verdict);
+	unsigned int n = fsgate_perm_resolve_queued(group, verdict,
+						    FSGATE_SRC_ABSENT);
 
 	atomic64_add(n, &group->perm.absent);
 	return n;
@@ -832,7 +877,8 @@ unsigned int fsgate_perm_absent(struct fsgate_group *group, int verdict)
  */
 void fsgate_perm_unopened(struct fsgate_perm *perm)
 {
-	fsgate_perm_drop(perm, -EPERM, &perm->group->perm.unopened);
+	fsgate_perm_drop(perm, -EPERM, FSGATE_SRC_UNOPENED,
+			 &perm->group->perm.unopened);
 }
 
 /**
@@ -850,10 +896,12 @@ unsigned int fsgate_perm_orphan(struct fsgate_group *group)
 {
 	int verdict = fsgate_policy_verdict(group->orphan_verdict);
 	struct fsgate_event *event, *next;
-	unsigned int n = fsgate_perm_resolve_queued(group, verdict);
+	unsigned int n = fsgate_perm_resolve_queued(group, verdict,
+						    FSGATE_SRC_ORPHAN);
 
 	list_for_each_entry_safe(event, next, &group->pending, node) {
-		fsgate_perm_resolve(fsgate_perm_of(event), verdict);
+		fsgate_perm_resolve(fsgate_perm_of(event), verdict,
+				    FSGATE_SRC_ORPHAN);
 		n++;
 	}
 	atomic64_add(n, &group->perm.orphaned);
@@ -987,7 +1035,8 @@ static void fsgate_perm_answer(struct fsgate_group *group,
 		}
 		if (answers[i].response & FSGATE_AUDIT)
 			fsgate_perm_audit_set(answers[i].perm, &answers[i]);
-		fsgate_perm_resolve(answers[i].perm, answers[i].verdict);
+		fsgate_perm_resolve(answers[i].perm, answers[i].verdict,
+				    FSGATE_SRC_ANSWER);
 		atomic64_inc(&group->perm.answered);
 		if (answers[i].verdict)
 			atomic64_inc(&group->perm.denied);

@@ -33,6 +33,52 @@ enum fsgate_perm_state {
 };
 
 /**
+ * enum fsgate_source - what settled a group's part in an access, or the
+ *	access, as the trace events report it (trace.h)
+ * @FSGATE_SRC_ANSWER: the group answered
+ * @FSGATE_SRC_CACHE: the group's verdict cache
+ * @FSGATE_SRC_CONSENSUS: the consensus: every group's cache allows
+ * @FSGATE_SRC_MUTE: a mute of the group hid the access from it
+ * @FSGATE_SRC_FILTER: the group's filter
+ * @FSGATE_SRC_TIMEOUT: the group's timeout verdict: it did not answer in
+ *	time, the chain passed max_chain_ms, or too many events were pending
+ * @FSGATE_SRC_ORPHAN: the group's orphan verdict: it went away
+ * @FSGATE_SRC_ABSENT: a persistent group's absent verdict
+ * @FSGATE_SRC_CANCEL: the access ended before the group answered: another
+ *	group of its tier denied, or the accessing process was killed
+ * @FSGATE_SRC_UNOPENED: the reader could not open the event's fd
+ * @FSGATE_SRC_KILLED: the accessing process was killed while it waited
+ * @FSGATE_SRC_NOMEM: not every group could be collected (no memory)
+ * @FSGATE_SRC_NONE: no group was asked (muted, filtered or ignored)
+ */
+enum fsgate_source {
+	FSGATE_SRC_ANSWER,
+	FSGATE_SRC_CACHE,
+	FSGATE_SRC_CONSENSUS,
+	FSGATE_SRC_MUTE,
+	FSGATE_SRC_FILTER,
+	FSGATE_SRC_TIMEOUT,
+	FSGATE_SRC_ORPHAN,
+	FSGATE_SRC_ABSENT,
+	FSGATE_SRC_CANCEL,
+	FSGATE_SRC_UNOPENED,
+	FSGATE_SRC_KILLED,
+	FSGATE_SRC_NOMEM,
+	FSGATE_SRC_NONE,
+};
+
+/**
+ * struct fsgate_by - who decided an access
+ * @group: id of the group whose verdict decided it, 0 for none (an allow,
+ *	which every group gave)
+ * @source: enum fsgate_source, how
+ */
+struct fsgate_by {
+	u64 group;
+	u8 source;
+};
+
+/**
  * struct fsgate_perm - one group's permission event for one access
  * @event: the event as it is queued and read; @event.node is on the
  *	group's queue, then on its pending list, under its @queue_lock
@@ -51,6 +97,7 @@ enum fsgate_perm_state {
  * @state: enum fsgate_perm_state, under @queue_lock; %FSGATE_PERM_DONE
  *	is also read locklessly by the waiting process
  * @verdict: 0 or a negative errno, set with %FSGATE_PERM_DONE
+ * @source: enum fsgate_source, what gave @verdict; set with it
  * @deadline: jiffies by which the group must answer: its own timeout,
  *	or the chain's @ceiling if that comes first
  * @ceiling: jiffies by which the access's whole chain ends; no answer is
@@ -85,6 +132,7 @@ struct fsgate_perm {
 	bool unbounded;
 	bool chain_bounded;
 	bool audited;
+	u8 source;
 	int verdict;
 	unsigned long deadline;
 	unsigned long ceiling;
@@ -106,6 +154,7 @@ struct fsgate_perm {
  *	from its start)
  * @bounded: @ceiling applies; false only when a group the access may ask
  *	waits without bound, which an administrator allowed
+ * @by: who gave the first deny, once one was seen
  *
  * Lives on the waiting process's stack for one access: fsgate_asking_start(),
  * then for each tier fsgate_perm_ask() for each group and one
@@ -116,6 +165,7 @@ struct fsgate_asking {
 	struct fsgate_perm **tail;
 	unsigned long ceiling;
 	bool bounded;
+	struct fsgate_by by;
 };
 
 /* The permission event whose @event this is; see fsgate_is_perm(). */

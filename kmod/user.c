@@ -35,6 +35,7 @@
 #include "mute.h"
 #include "perm.h"
 #include "persist.h"
+#include "trace.h"
 #include "user.h"
 
 /* The open flags fanotify_init(2) accepts in event_f_flags. */
@@ -1549,7 +1550,10 @@ static int fsgate_group_release(struct inode *inode, struct file *file)
 {
 	struct fsgate_group *group = file->private_data;
 
-	if (fsgate_persist_detach(group, file))
+	bool teardown = fsgate_persist_detach(group, file);
+
+	trace_fsgate_group_close(group, -1);
+	if (teardown)
 		fsgate_persist_teardown(group);
 	fsgate_group_put(group);
 	return 0;
@@ -1627,6 +1631,7 @@ int fsgate_group_attach(const struct fsgate_attach *req)
 				  f_flags);
 	if (IS_ERR(file))
 		goto out_detach;
+	trace_fsgate_group_attach(group, fd);
 	fd_install(fd, file);
 	return fd;
 
@@ -1689,6 +1694,7 @@ int fsgate_group_create(const struct fsgate_init *init)
 	ret = fsgate_group_publish(group);
 	if (ret)
 		goto out_put_file;
+	trace_fsgate_group_create(group, fd);
 	fd_install(fd, file);
 	return fd;
 
