@@ -299,7 +299,7 @@ static void checker_refuses_what_the_format_does_not_allow(void **state)
 static void metrics_are_valid_exposition(void **state)
 {
 	struct fsgate_group_info g[3];
-	const char *text;
+	const char *text, *sample;
 
 	(void)state;
 	counting_group(&g[0], 4, "fsgate-hsm");
@@ -308,6 +308,15 @@ static void metrics_are_valid_exposition(void **state)
 	counting_group(&g[2], 7, "we\"ird\\ name\n");
 	text = metrics_of(&loaded, g, 3);
 	assert_int_equal(check_exposition(text), 0);
+	/* For tests/harness/metrics.sh: the same text to promtool. */
+	sample = getenv("FSGATE_METRICS_SAMPLE");
+	if (sample) {
+		FILE *f = fopen(sample, "w");
+
+		assert_non_null(f);
+		fputs(text, f);
+		assert_int_equal(fclose(f), 0);
+	}
 }
 
 static void label_values_are_escaped(void **state)
@@ -423,6 +432,24 @@ static void json_carries_every_counter(void **state)
 	assert_non_null(strstr(text, "\"attached\":1,\"persist\":null}"));
 }
 
+/* The counters groups --json had first keep their order and neighbours. */
+static void json_keeps_the_older_record_in_order(void **state)
+{
+	struct fsgate_group_info g;
+
+	(void)state;
+	counting_group(&g, 3, "fsgate-scan");
+	assert_non_null(strstr(json_of(&g),
+		"{\"id\":3,\"pid\":103,\"comm\":\"fsgate-scan\",\"class\":\"content\","
+		"\"priority\":2000,\"marks\":1,\"queued\":2,\"delivered\":3,"
+		"\"overflows\":4,\"pending\":5,\"asked\":6,\"answered\":7,"
+		"\"denied\":8,\"timedout\":9,\"orphaned\":10,\"cancelled\":11,"
+		"\"perm_overflows\":12,\"unopened\":14,\"cache_entries\":15,"
+		"\"cache_evictions\":16,\"cache_flushes\":17,\"muted\":18,"
+		"\"extended\":19,\"filtered\":20,\"cached\":13,\"absent\":21,"
+		"\"rereported\":22,\"attached\":1,\"persist\":null}"));
+}
+
 static void json_persist_object(void **state)
 {
 	struct fsgate_group_info g;
@@ -447,6 +474,7 @@ int main(void)
 		cmocka_unit_test(only_persistent_groups_are_named),
 		cmocka_unit_test(module_wide_metrics),
 		cmocka_unit_test(json_carries_every_counter),
+		cmocka_unit_test(json_keeps_the_older_record_in_order),
 		cmocka_unit_test(json_persist_object),
 	};
 
