@@ -24,7 +24,7 @@ trap cleanup EXIT
 
 echo "1..14"
 
-fsgatectl --help >$d/help.out && grep -q 'params \[NAME' $d/help.out &&
+fsgatectl --help >$d/help.out && grep -q 'params \[-p|--persist\] \[NAME' $d/help.out &&
 	fsgatectl --version | grep -q '^fsgatectl [0-9]'
 st=$?
 fsgatectl frobnicate 2>>$d/help.out
@@ -63,6 +63,8 @@ grep -q '"comm":"scanner",.*"perm_overflows":[0-9]*,"unopened":[0-9]*,"cache_ent
 	$d/groups.json
 result $? "groups --json: every counter of struct fsgate_stats" $d/groups.json
 
+# One access the scanner is asked about (cat waits for its answer).
+cat $d/w/f0 >/dev/null
 fsgatectl metrics --output $d/m/fsgate.prom 2>$d/metrics.out
 st=$?
 mkdir -p $d/m
@@ -150,7 +152,9 @@ fsgatectl params --persist fanotify_order=content >$d/order.out 2>&1 &&
 	[ "$(cat /sys/module/fsgate/parameters/fanotify_order)" = "$order" ]
 st=$?
 fsgatectl params --persist fanotify_order >>$d/order.out 2>&1
-[ $st = 0 ] && [ $? = 2 ]
+st2=$?
+cat $conf >>$d/order.out 2>&1
+[ $st = 0 ] && [ $st2 = 2 ]
 result $? "params --persist fanotify_order: written for the next load only" \
 	$d/order.out
 fsgatectl params max_groups=128 >/dev/null
