@@ -62,7 +62,8 @@ KSFT = $(shell tests/kernels/extract-source)/tools/testing/selftests
 HOST_TESTS := $(B)/tests/ktap_test $(B)/tests/header_cxx_test \
 	$(patsubst lib/%_test.c,$(B)/tests/libfsgate_%_test,$(wildcard lib/*_test.c)) \
 	$(patsubst preload/%_test.c,$(B)/tests/preload_%_test,$(wildcard preload/*_test.c)) \
-	$(patsubst common/%_test.c,$(B)/tests/common_%_test,$(wildcard common/*_test.c))
+	$(patsubst common/%_test.c,$(B)/tests/common_%_test,$(wildcard common/*_test.c)) \
+	$(patsubst tools/common/%_test.c,$(B)/tests/tools_%_test,$(wildcard tools/common/*_test.c))
 HOST_TOOLS := $(B)/bin/ktap-count
 GUEST_TESTS := $(patsubst tests/selftests/%.c,$(B)/guest/%,\
 		 $(wildcard tests/selftests/*_test.c))
@@ -212,7 +213,7 @@ $(B)/guest/fsgate-rules: $(wildcard etc/fsgate/rules/*.yar)
 	install -m 0644 $^ $@/
 	@touch $@
 
-TOOLS_COMMON := $(wildcard tools/common/*.c)
+TOOLS_COMMON := $(filter-out %_test.c,$(wildcard tools/common/*.c))
 TOOL_SRCS = $(or $(wildcard tools/$(1)/*.c),tools/$(1).c)
 # Libraries a tool needs beyond libfsgate and libsystemd.
 TOOL_LIBS_fsgate-monitor :=
@@ -257,6 +258,17 @@ $(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags cmocka) -o $@ \
 		common/$*_test.c common/$*.c $$(pkg-config --libs cmocka)
+
+# Host unit tests of tools/common/X.c: tools/common/X_test.c, with
+# what X.c calls of the tools' shared code and of libfsgate (TOOLS_TEST_X).
+TOOLS_TEST_report := tools/common/json.c lib/describe.c
+TOOLS_TEST_modconf := tools/common/replace.c
+$(B)/tests/tools_%_test: tools/common/%_test.c tools/common/%.c tools/common/%.h \
+			 lib/include/fsgate.h include/uapi/linux/fsgate.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
+		tools/common/$*_test.c tools/common/$*.c $(TOOLS_TEST_$*) \
+		$$(pkg-config --libs cmocka)
 
 $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)

@@ -5,7 +5,8 @@
  *   fsgatectl status            module, device, groups, parameters
  *   fsgatectl groups [--json]   every group in asking order
  *   fsgatectl top [-d S] [-n N | --once]
- *   fsgatectl params [NAME | NAME=VALUE]...
+ *   fsgatectl params [--persist] [NAME | NAME=VALUE]...
+ *   fsgatectl metrics [-o FILE] Prometheus text format
  *   fsgatectl group create NAME [OPTION]...
  *   fsgatectl group remove NAME
  *
@@ -33,7 +34,9 @@
 
 #include "common/conf.h"
 #include "common/group.h"
-#include "common/json.h"
+#include "common/modconf.h"
+#include "common/replace.h"
+#include "common/report.h"
 #include "parse.h"
 
 #ifndef VERSION
@@ -63,8 +66,14 @@ static void usage(FILE *f)
 "                         each group's event and answer rates, pending\n"
 "                         events and timeouts, refreshed every SEC seconds\n"
 "                         (default 1); N frames, or one, then exit\n"
-"  params [NAME | NAME=VALUE]...\n"
-"                         show parameters, or set them (checked first)\n"
+"  params [-p|--persist] [NAME | NAME=VALUE]...\n"
+"                         show parameters, or set them (checked first);\n"
+"                         --persist also writes them to\n"
+"                         /etc/modprobe.d/fsgate.conf for the next load\n"
+"  metrics [-o|--output FILE]\n"
+"                         the module's and every group's counters in the\n"
+"                         Prometheus text format, on stdout or replacing\n"
+"                         FILE at once (node_exporter's textfile collector)\n"
 "  group create NAME [-c|--class C] [-p|--priority N]\n"
 "               [-e|--events MASK] [-w|--writable]\n"
 "               [-m|--mark [inode:|mount:|filesystem:]PATH]...\n"
@@ -140,15 +149,28 @@ static const struct param {
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
-static const struct param *find_param(const char *name, size_t len)
+/*
+ * The entry of the @n at @table, @size bytes each and each starting with
+ * its name, that the first @len bytes of @name name; NULL for none.
+ */
+static const void *find_named(const void *table, size_t n, size_t size,
+			      const char *name, size_t len)
 {
+	const char *entry = table;
 	size_t i;
 
-	for (i = 0; i < NPARAMS; i++)
-		if (strlen(params[i].name) == len &&
-		    !strncmp(params[i].name, name, len))
-			return &params[i];
+	for (i = 0; i < n; i++, entry += size) {
+		const char *const *e = (const char *const *)(const void *)entry;
+
+		if (strlen(*e) == len && !strncmp(*e, name, len))
+			return entry;
+	}
 	return NULL;
+}
+
+static const struct param *find_param(const char *name, size_t len)
+{
+	return find_named(params, NPARAMS, sizeof(params[0]), name, len);
 }
 
 static int module_loaded(void)
@@ -264,20 +286,6 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
-/* "allow", "deny" or "deny:ERRNO", as fsgatectl group create takes it. */
-static const char *absent_name(const struct fsgate_group_info *g)
-{
-	static char buf[32];
-
-	if (g->absent_verdict == FSGATE_VERDICT_ALLOW)
-		return "allow";
-	if (!g->absent_errno || g->absent_errno == EPERM)
-		return "deny";
-	snprintf(buf, sizeof(buf), "deny:%s",
-		 fsgate_deny_errno_name((int)g->absent_errno));
-	return buf;
-}
-
 /*
  * The persist column: "-" for a group that is not persistent, else its
  * name, its absent verdict, and with nobody attached what happens when:
@@ -286,11 +294,13 @@ static const char *absent_name(const struct fsgate_group_info *g)
 static const char *persist_text(const struct fsgate_group_info *g,
 				char *buf, size_t len)
 {
+	char absent[32];
 	int n;
 
 	if (!*g->name)
 		return "-";
-	n = snprintf(buf, len, "%s %s", g->name, absent_name(g));
+	n = snprintf(buf, len, "%s %s", g->name,
+		     report_absent_name(g, absent, sizeof(absent)));
 	if (g->absent_left_ms == 0)
 		n += snprintf(buf + n, len - (size_t)n, ", absent now");
 	else if (g->absent_left_ms != FSGATE_GROUP_NO_DEADLINE)
@@ -300,64 +310,6 @@ static const char *persist_text(const struct fsgate_group_info *g,
 		snprintf(buf + n, len - (size_t)n, ", removed in %.1f s",
 			 g->linger_left_ms / 1000.0);
 	return buf;
-}
-
-/* A bound's time left in JSON: null for one that is not running. */
-static void ms_left_json(const char *key, unsigned int ms)
-{
-	if (ms == FSGATE_GROUP_NO_DEADLINE)
-		printf(",\"%s\":null", key);
-	else
-		printf(",\"%s\":%u", key, ms);
-}
-
-/* A persistent group's name and bounds, or null for another group. */
-static void persist_json(const struct fsgate_group_info *g)
-{
-	if (!*g->name) {
-		printf("null");
-		return;
-	}
-	printf("{\"name\":");
-	json_string(stdout, g->name);
-	printf(",\"owner\":%u,\"absent_ms\":%u,\"absent_verdict\":\"%s\","
-	       "\"linger_ms\":",
-	       (unsigned int)g->owner, g->absent_ms, absent_name(g));
-	if (g->persist_flags & FSGATE_PERSIST_UNTIL_REMOVED)
-		printf("null");
-	else
-		printf("%u", g->linger_ms);
-	ms_left_json("absent_left_ms", g->absent_left_ms);
-	ms_left_json("linger_left_ms", g->linger_left_ms);
-	printf(",\"attaches\":%" PRIu64 ",\"handovers\":%" PRIu64 "}",
-	       g->attaches, g->handovers);
-}
-
-static void group_json(const struct fsgate_group_info *g)
-{
-	const struct fsgate_stats *s = &g->stats;
-
-	printf("{\"id\":%" PRIu64 ",\"pid\":%d,\"comm\":", g->id, g->pid);
-	json_string(stdout, g->comm);
-	printf(",\"class\":");
-	json_string(stdout, g->class_name);
-	printf(",\"priority\":%u,\"marks\":%llu,\"queued\":%llu,\"delivered\":%llu,"
-	       "\"overflows\":%llu,\"pending\":%llu,\"asked\":%llu,"
-	       "\"answered\":%llu,\"denied\":%llu,\"timedout\":%llu,"
-	       "\"orphaned\":%llu,\"cancelled\":%llu,\"perm_overflows\":%llu,"
-	       "\"cached\":%llu,\"absent\":%llu,\"rereported\":%llu,"
-	       "\"attached\":%u,\"persist\":",
-	       g->priority, (unsigned long long)s->marks,
-	       (unsigned long long)s->queued, (unsigned long long)s->delivered,
-	       (unsigned long long)s->overflows, (unsigned long long)s->pending,
-	       (unsigned long long)s->asked, (unsigned long long)s->answered,
-	       (unsigned long long)s->denied, (unsigned long long)s->timedout,
-	       (unsigned long long)s->orphaned, (unsigned long long)s->cancelled,
-	       (unsigned long long)s->perm_overflows,
-	       (unsigned long long)s->cached, (unsigned long long)s->absent,
-	       (unsigned long long)s->rereported, g->attached);
-	persist_json(g);
-	putchar('}');
 }
 
 static int cmd_groups(int argc, char **argv)
@@ -384,7 +336,7 @@ static int cmd_groups(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			if (i)
 				putchar(',');
-			group_json(&g[i]);
+			report_group_json(stdout, &g[i]);
 		}
 		puts("]");
 	} else {
@@ -411,6 +363,82 @@ static int cmd_groups(int argc, char **argv)
 		}
 	}
 	free(g);
+	return 0;
+}
+
+/* What metrics writes: the module, its parameters and its groups. */
+struct metrics {
+	struct report_module module;
+	struct report_param params[NPARAMS];
+	struct fsgate_group_info *groups;
+	size_t n;
+};
+
+static int metrics_write(FILE *f, void *arg)
+{
+	const struct metrics *m = arg;
+
+	report_metrics(f, &m->module, m->groups, m->n);
+	return 0;
+}
+
+/*
+ * Everything in the Prometheus text format, on stdout or replacing
+ * --output FILE at once (node_exporter's textfile collector reads it).
+ * Not loaded: fsgate_loaded 0 alone, and exit 3.
+ */
+static int cmd_metrics(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ 0 }
+	};
+	struct metrics m = { .module.params = m.params };
+	const char *output = NULL;
+	struct fsgate_version v;
+	char version[32];
+	ssize_t n;
+	size_t i;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		if (opt != 'o')
+			return EXIT_USAGE;
+		output = optarg;
+	}
+	if (optind < argc)
+		return usage_error("metrics: unexpected '%s'", argv[optind]);
+	m.module.loaded = module_loaded();
+	if (m.module.loaded) {
+		read_line("/sys/module/fsgate/version", version, sizeof(version));
+		m.module.version = version;
+		if (fsgate_version(&v) == 0)
+			m.module.abi = v.abi;
+		for (i = 0; i < NPARAMS; i++) {
+			struct report_param *p = &m.params[m.module.nparams];
+
+			if (fsgate_param_get(params[i].name, &p->value) == 0) {
+				p->name = params[i].name;
+				m.module.nparams++;
+			}
+		}
+		n = read_groups(&m.groups);
+		m.n = (size_t)n;
+	}
+	if (!output) {
+		metrics_write(stdout, &m);
+	} else if (file_replace(output, 0644, metrics_write, &m) < 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, output,
+			strerror(errno));
+		free(m.groups);
+		return EXIT_FAIL;
+	}
+	free(m.groups);
+	if (!m.module.loaded) {
+		say_not_loaded();
+		return EXIT_NOT_LOADED;
+	}
 	return 0;
 }
 
@@ -577,11 +605,161 @@ static int set_param(const char *arg)
 	return 0;
 }
 
+/*
+ * Parameters only modprobe sets, as the module is loaded: read-only in
+ * /sys/module/fsgate/parameters. --persist takes one of @values.
+ */
+static const struct load_param {
+	const char *name;
+	const char *const values[3];
+} load_params[] = {
+	{ "fanotify_order", { "content", "first" } },
+};
+#define NLOAD_PARAMS (sizeof(load_params) / sizeof(load_params[0]))
+
+static const struct load_param *find_load_param(const char *name, size_t len)
+{
+	return find_named(load_params, NLOAD_PARAMS, sizeof(load_params[0]),
+			  name, len);
+}
+
+/* On stderr: @arg names no parameter --persist takes, and those it does. */
+static int unknown_persist(const char *arg)
+{
+	size_t i;
+
+	fprintf(stderr, "%s: params --persist: unknown parameter '%.*s'; it takes",
+		prog, (int)strcspn(arg, "="), arg);
+	for (i = 0; i < NPARAMS; i++)
+		fprintf(stderr, " %s", params[i].name);
+	for (i = 0; i < NLOAD_PARAMS; i++)
+		fprintf(stderr, " %s", load_params[i].name);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* A --persist argument's value, checked: 0, or EXIT_USAGE having said why. */
+static int check_persist(const char *arg, int loaded)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct load_param *lp = find_load_param(arg, len);
+	const struct param *p = find_param(arg, len);
+	unsigned long n;
+	size_t i;
+
+	if (!p && !lp)
+		return unknown_persist(arg);
+	if (!eq) {
+		if (lp)
+			return usage_error("params --persist: give %s=VALUE: it is set at load only",
+					   lp->name);
+		if (!loaded)
+			return usage_error("params --persist: give %s=VALUE: fsgate.ko is not loaded to read it from",
+					   p->name);
+		return 0;
+	}
+	if (p) {
+		if (conf_uint(eq + 1, ULONG_MAX, &n) < 0 || n < p->min ||
+		    n > p->max) {
+			fprintf(stderr, "%s: %s must be a number in %llu..%llu, not '%s'\n",
+				prog, p->name, p->min, p->max, eq + 1);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	for (i = 0; i < sizeof(lp->values) / sizeof(lp->values[0]); i++)
+		if (lp->values[i] && !strcmp(eq + 1, lp->values[i]))
+			return 0;
+	fprintf(stderr, "%s: %s must be", prog, lp->name);
+	for (i = 0; i < sizeof(lp->values) / sizeof(lp->values[0]); i++)
+		if (lp->values[i])
+			fprintf(stderr, "%s %s", i ? " or" : "", lp->values[i]);
+	fprintf(stderr, ", not '%s'\n", eq + 1);
+	return EXIT_USAGE;
+}
+
+/*
+ * params --persist: each NAME=VALUE set now where the module is loaded
+ * and takes it at run time, each NAME at its value now; then all of
+ * them written to MODCONF_FSGATE, for the next load.
+ */
+static int persist_params(int argc, char **argv)
+{
+	int loaded = module_loaded(), i, r, ret = EXIT_FAIL;
+	char **set = calloc((size_t)argc, sizeof(*set));
+	unsigned long long v;
+
+	if (!set)
+		return EXIT_FAIL;
+	for (i = 0; i < argc; i++) {
+		r = check_persist(argv[i], loaded);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+	}
+	for (i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		if (eq && loaded && find_param(argv[i], (size_t)(eq - argv[i]))) {
+			r = set_param(argv[i]);
+			if (r) {
+				ret = r;
+				goto out;
+			}
+		}
+		if (eq) {
+			set[i] = strdup(argv[i]);
+		} else if (fsgate_param_get(argv[i], &v) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, argv[i],
+				strerror(errno));
+			goto out;
+		} else if (asprintf(&set[i], "%s=%llu", argv[i], v) < 0) {
+			set[i] = NULL;
+		}
+		if (!set[i])
+			goto out;
+	}
+	if (modconf_set(MODCONF_FSGATE, "fsgate", (const char *const *)set,
+			(size_t)argc) < 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog,
+			MODCONF_FSGATE, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < argc; i++)
+		printf("%s: %s\n", MODCONF_FSGATE, set[i]);
+	ret = 0;
+out:
+	for (i = 0; i < argc; i++)
+		free(set[i]);
+	free(set);
+	return ret;
+}
+
 static int cmd_params(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "persist", no_argument, NULL, 'p' },
+		{ 0 }
+	};
 	unsigned long long v;
-	int i, ret = 0, r;
+	int i, ret = 0, r, opt, persist = 0;
 
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+p", opts, NULL)) != -1) {
+		if (opt != 'p')
+			return EXIT_USAGE;
+		persist = 1;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (persist) {
+		if (argc == 1)
+			return usage_error("params --persist: %s",
+					   "give NAME or NAME=VALUE");
+		return persist_params(argc - 1, argv + 1);
+	}
 	if (!module_loaded()) {
 		say_not_loaded();
 		return EXIT_NOT_LOADED;
@@ -893,6 +1071,7 @@ static const struct command {
 	{ "groups", cmd_groups },
 	{ "top", cmd_top },
 	{ "params", cmd_params },
+	{ "metrics", cmd_metrics },
 	{ "group", cmd_group },
 };
 

@@ -3,7 +3,8 @@
 #
 # Scenario: fsgatectl with the example scanner (2000) and fsgate-monitor
 # (1000) running: status, groups in asking order as text and JSON, top's
-# rates while files are opened, and params with their checks. Prints
+# rates while files are opened, metrics in the Prometheus text format,
+# and params with their checks, --persist's modprobe.d file too. Prints
 # TAP; a failed step is named and its output shown.
 
 . scenario-tap.sh
@@ -21,9 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..9"
+echo "1..14"
 
-fsgatectl --help >$d/help.out && grep -q 'params \[NAME' $d/help.out &&
+fsgatectl --help >$d/help.out && grep -q 'params \[-p|--persist\] \[NAME' $d/help.out &&
 	fsgatectl --version | grep -q '^fsgatectl [0-9]'
 st=$?
 fsgatectl frobnicate 2>>$d/help.out
@@ -57,6 +58,30 @@ fsgatectl groups --json >$d/groups.json
 grep -q '^\[{"id":[0-9]*,"pid":[0-9]*,"comm":"scanner","class":"content","priority":2000,"marks":1,.*"cached":0,"absent":0,"rereported":0,"attached":1,"persist":null},{"id":[0-9]*,"pid":[0-9]*,"comm":"fsgate-monitor","class":"notif","priority":1000,.*}\]$' \
 	$d/groups.json
 result $? "groups --json: one array, the fields named" $d/groups.json
+
+grep -q '"comm":"scanner",.*"perm_overflows":[0-9]*,"unopened":[0-9]*,"cache_entries":[0-9]*,"cache_evictions":[0-9]*,"cache_flushes":[0-9]*,"muted":[0-9]*,"extended":[0-9]*,"filtered":[0-9]*,"cached":0,' \
+	$d/groups.json
+result $? "groups --json: every counter of struct fsgate_stats" $d/groups.json
+
+# One access the scanner is asked about (cat waits for its answer).
+cat $d/w/f0 >/dev/null
+fsgatectl metrics --output $d/m/fsgate.prom 2>$d/metrics.out
+st=$?
+mkdir -p $d/m
+fsgatectl metrics --output $d/m/fsgate.prom 2>>$d/metrics.out
+st2=$?
+{ cat $d/m/fsgate.prom; ls $d/m; } >>$d/metrics.out 2>&1
+[ $st = 1 ] && [ $st2 = 0 ] && [ "$(ls $d/m)" = fsgate.prom ] &&
+	grep -q '^fsgate_loaded 1$' $d/m/fsgate.prom &&
+	grep -q '^fsgate_groups 2$' $d/m/fsgate.prom &&
+	grep -q '^fsgate_parameter{name="max_groups"} 128$' $d/m/fsgate.prom &&
+	grep -q '^# TYPE fsgate_group_asked_total counter$' $d/m/fsgate.prom &&
+	grep -q '^fsgate_group_asked_total{id="[0-9]*",comm="scanner",class="content",priority="2000"} [1-9][0-9]*$' \
+		$d/m/fsgate.prom &&
+	grep -q '^fsgate_group_pending{id="[0-9]*",comm="fsgate-monitor",class="notif",priority="1000"} 0$' \
+		$d/m/fsgate.prom
+result $? "metrics --output: the file replaced whole, or exit 1 without its directory" \
+	$d/metrics.out
 
 # The opens after top's first frame, in the interval of its second: top
 # prints a frame, flushed, at the end of each interval.
@@ -94,4 +119,45 @@ fsgatectl params default_timeout_ms=10000 >/dev/null
 fsgatectl params >$d/all.out
 [ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 11 ]
 result $? "params: every parameter with its value" $d/all.out
+
+# --persist writes /etc/modprobe.d/fsgate.conf: this guest's, made here.
+conf=/etc/modprobe.d/fsgate.conf
+made_dir=
+[ -d /etc/modprobe.d ] || { mkdir -p /etc/modprobe.d && made_dir=1; }
+rm -f $conf
+fsgatectl params --persist max_groups=64 default_timeout_ms >$d/persist.out 2>&1 &&
+	[ "$(cat /sys/module/fsgate/parameters/max_groups)" = 64 ] &&
+	grep -qx 'options fsgate max_groups=64 default_timeout_ms=10000' $conf &&
+	fsgatectl params --persist max_groups=32 >>$d/persist.out 2>&1 &&
+	grep -qx 'options fsgate max_groups=32 default_timeout_ms=10000' $conf &&
+	[ "$(grep -c '^options' $conf)" = 1 ]
+st=$?
+cat $conf >>$d/persist.out 2>&1
+result $st "params --persist: set now, written to modprobe.d, one options line" \
+	$d/persist.out
+
+cp $conf $d/conf.before
+fsgatectl params --persist max_marks=5 nosuch=1 >$d/unknown.out 2>&1
+st=$?
+[ $st = 2 ] && cmp -s $conf $d/conf.before &&
+	[ "$(cat /sys/module/fsgate/parameters/max_marks)" != 5 ] &&
+	grep -q "unknown parameter 'nosuch'; it takes .*max_groups.* fanotify_order" \
+		$d/unknown.out
+result $? "params --persist: an unknown name refused with the names it takes" \
+	$d/unknown.out
+
+order=$(cat /sys/module/fsgate/parameters/fanotify_order)
+fsgatectl params --persist fanotify_order=content >$d/order.out 2>&1 &&
+	grep -qx 'options fsgate max_groups=32 default_timeout_ms=10000 fanotify_order=content' $conf &&
+	[ "$(cat /sys/module/fsgate/parameters/fanotify_order)" = "$order" ]
+st=$?
+fsgatectl params --persist fanotify_order >>$d/order.out 2>&1
+st2=$?
+cat $conf >>$d/order.out 2>&1
+[ $st = 0 ] && [ $st2 = 2 ]
+result $? "params --persist fanotify_order: written for the next load only" \
+	$d/order.out
+fsgatectl params max_groups=128 >/dev/null
+rm -f $conf
+[ -z "$made_dir" ] || rmdir /etc/modprobe.d
 exit $failed
