@@ -377,7 +377,7 @@ void pool_submit(struct pool *p, struct group *g,
 	pthread_mutex_lock(&p->mutex);
 	if (p->queued >= p->s->queue) {
 		pthread_mutex_unlock(&p->mutex);
-		snprintf(why, sizeof(why), "queue full: %u waiting for %u workers",
+		snprintf(why, sizeof(why), "queue full: %u waiting, %u workers busy",
 			 p->s->queue, p->nthreads);
 		refuse(p, g, ev, why);
 		return;
