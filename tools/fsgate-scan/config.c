@@ -13,6 +13,7 @@ void settings_default(struct settings *s)
 	memset(s, 0, sizeof(*s));
 	s->priority = FSGATE_PRIORITY_CONTENT;
 	s->threads = 4;
+	s->queue = 256;
 	s->max_size = 64ULL << 20;
 	s->large_allow = 1;
 	s->deny_errno = EPERM;
@@ -91,6 +92,16 @@ static const char *set(const char *key, const char *value, void *arg)
 			return "neither open nor closed";
 		return NULL;
 	}
+	if (!strcmp(key, "queue")) {
+		if (conf_uint(value, 65536, &n) < 0 || !n)
+			return "not a number in 1..65536";
+		s->queue = n;
+		return NULL;
+	}
+	if (!strcmp(key, "overload")) {
+		s->overload_set = 1;
+		return verdict(value, &s->overload_allow);
+	}
 	if (!strcmp(key, "timeout_ms"))
 		return conf_set_timeout_ms(value, &s->timeout_ms);
 	if (!strcmp(key, "deny_errno"))
@@ -106,6 +117,9 @@ int settings_read(struct settings *s, const char *path, int optional)
 {
 	if (conf_read(path, optional, set, s) < 0)
 		return -1;
+	/* Unset, overload follows fail, as absent does. */
+	if (!s->overload_set)
+		s->overload_allow = !s->fail_closed;
 	/* With the scanner away as when it fails: fail = open allows. */
 	if (!s->persist.absent_set) {
 		s->persist.req.absent_verdict = s->fail_closed ?

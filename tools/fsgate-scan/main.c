@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -197,8 +198,10 @@ static struct group *group_open(const struct settings *s, int create,
 				FSGATE_VERDICT_ALLOW;
 	const struct fsgate_init init = {
 		/* Its workers read through event fds: they never wait on it. */
+		/* Each event's id and deadline, to keep it (pool_tick()). */
 		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
-			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF,
+			 FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF |
+			 FSGATE_REPORT_PERM,
 		.event_f_flags = O_RDONLY | O_CLOEXEC | O_LARGEFILE,
 		.priority = s->priority,
 		.timeout_ms = s->timeout_ms,
@@ -281,7 +284,7 @@ static void log_stats(struct scanner *sc)
 	struct fsgate_stats k = { 0 };
 
 	fsgate_stats(sc->cur->fd, &k);
-	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu, muted %llu",
+	log_info("stats: %u rules; scanned %llu, clean %llu, detected %llu, errors %llu, too large %llu, excluded %llu, overloaded %llu; this group: asked %llu, cached %llu, timed out %llu, pending %llu, muted %llu, extended %llu, overflows %llu",
 		 rules_count(sc->rules),
 		 (unsigned long long)sc->count.scanned,
 		 (unsigned long long)sc->count.clean,
@@ -289,9 +292,11 @@ static void log_stats(struct scanner *sc)
 		 (unsigned long long)sc->count.errors,
 		 (unsigned long long)sc->count.large,
 		 (unsigned long long)sc->count.excluded,
+		 (unsigned long long)sc->count.overloaded,
 		 (unsigned long long)k.asked, (unsigned long long)k.cached,
 		 (unsigned long long)k.timedout, (unsigned long long)k.pending,
-		 (unsigned long long)k.muted);
+		 (unsigned long long)k.muted, (unsigned long long)k.extended,
+		 (unsigned long long)k.perm_overflows);
 }
 
 /* New rules, and the verdicts the old ones gave forgotten. */
@@ -329,16 +334,19 @@ static int serve(struct scanner *sc)
 {
 	struct signalfd_siginfo si;
 	struct pollfd pfd[2];
+	int wait_ms = -1;
 
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = sc->sigfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sc->cur->fd, .events = POLLIN };
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, wait_ms) < 0 && errno != EINTR) {
 			log_err("poll: %s", strerror(errno));
 			return EXIT_RUNTIME;
 		}
 		if (pfd[1].revents && drain(sc, sc->cur) < 0)
 			return EXIT_RUNTIME;
+		/* The deadlines of what the workers hold, kept in time. */
+		wait_ms = pool_tick(sc->pool);
 		if (!(pfd[0].revents & POLLIN) ||
 		    read(sc->sigfd, &si, sizeof(si)) != sizeof(si))
 			continue;
@@ -375,8 +383,41 @@ static int create_group(const struct settings *s)
 	return 0;
 }
 
+/* A module parameter, or @fallback when it cannot be read. */
+static unsigned int param(const char *name, unsigned int fallback)
+{
+	unsigned long long v;
+
+	return fsgate_param_get(name, &v) == 0 && v && v <= UINT32_MAX ?
+	       (unsigned int)v : fallback;
+}
+
+/*
+ * How long the kernel lets an access wait for the scanner: its timeout,
+ * then, asking for more, the group's max_wait_ms (the module's
+ * default_max_wait_ms, never less than the timeout) but never past the
+ * module's max_chain_ms.
+ */
+static struct waits waits_of(const struct settings *s)
+{
+	struct waits w;
+	unsigned int chain = param("max_chain_ms", 30000);
+
+	w.timeout_ms = s->timeout_ms ? s->timeout_ms :
+		       param("default_timeout_ms", 10000);
+	w.hold_ms = param("default_max_wait_ms", 60000);
+	if (w.hold_ms < w.timeout_ms)
+		w.hold_ms = w.timeout_ms;
+	if (w.hold_ms > chain)
+		w.hold_ms = chain;
+	if (w.timeout_ms > w.hold_ms)
+		w.timeout_ms = w.hold_ms;
+	return w;
+}
+
 int main(int argc, char **argv)
 {
+	struct waits w;
 	static struct scanner sc;
 	sigset_t sigs;
 	int check = 0, create = 0, ret;
@@ -407,18 +448,20 @@ int main(int argc, char **argv)
 	/* Blocked before the workers start, so that they inherit it. */
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	sc.sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
-	sc.pool = pool_start(&sc.s, &sc.rules, &sc.lock, &sc.count);
+	w = waits_of(&sc.s);
+	sc.pool = pool_start(&sc.s, &sc.rules, &sc.lock, &sc.count, &w);
 	if (sc.sigfd < 0 || !sc.pool)
 		return EXIT_RUNTIME;
 	sc.cur = group_open(&sc.s, 0, &ret);
 	if (!sc.cur)
 		return ret;
-	log_info("ready: %u rules, %u threads, priority %u, fail %s, max_size %llu (%s above), deny with %s",
+	log_info("ready: %u rules, %u threads, priority %u, fail %s, max_size %llu (%s above), deny with %s, queue %u, overload %s, an access held up to %u ms",
 		 rules_count(sc.rules), sc.s.threads, sc.s.priority,
 		 sc.s.fail_closed ? "closed" : "open",
 		 (unsigned long long)sc.s.max_size,
 		 sc.s.large_allow ? "allow" : "deny",
-		 fsgate_deny_errno_name(sc.s.deny_errno));
+		 fsgate_deny_errno_name(sc.s.deny_errno), sc.s.queue,
+		 sc.s.overload_allow ? "allow" : "deny", w.hold_ms);
 	log_notify("READY=1");
 	ret = serve(&sc);
 	log_notify("STOPPING=1");

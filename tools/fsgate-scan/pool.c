@@ -4,8 +4,18 @@
  * each worker takes one, decides it (exclusions, size limit, YARA),
  * answers the group it came from and closes the event's fd. Several
  * opens are thus scanned at once, and a slow file holds up one worker,
- * not every open. The kernel bounds the queue: at most
- * max_pending_events permission events per group are ever pending.
+ * not every open.
+ *
+ * Saturation must never become the timeout verdict, which fail = open
+ * makes an allow: an access the scanner holds, queued or being
+ * scanned, is decided by the scanner. The queue has a bound (queue =):
+ * an access past it gets the overload verdict at once. The main thread
+ * keeps the deadlines of the accesses held (pool_tick()): one whose
+ * deadline is near gets more time (FSGATE_EXTEND), up to the longest
+ * the kernel grants (struct waits' hold_ms); one that can have no more
+ * gets the overload verdict, by id, before the kernel's verdict could
+ * apply. A worker that finishes one of those afterwards does not
+ * answer it again. Both are counted and logged.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,16 +23,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/log.h"
 #include "scan.h"
 
+/* Overload lines logged one by one each second; the rest are summed. */
+#define OVERLOAD_LINES 5
+
 struct job {
-	struct job *next;
+	struct job *next;		/* in the queue, till a worker takes it */
+	struct job *held_prev, *held_next;	/* held: queued or scanned */
 	struct group *group;
 	int fd;
 	pid_t pid;
+	uint64_t id;			/* 0: no struct fsgate_info_perm */
+	uint64_t deadline_ns;		/* the kernel's, as last set */
+	uint64_t final_ns;		/* the latest it can be extended to */
+	int answered;			/* by the overload verdict, in time */
 };
 
 struct pool {
@@ -30,13 +49,28 @@ struct pool {
 	struct rules **rules;
 	pthread_rwlock_t *lock;
 	struct counters *count;
+	struct waits waits;
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	struct job *head, **tail;
+	unsigned int queued;		/* jobs in the queue */
+	struct job held;		/* list head of the jobs held */
+	unsigned int nheld;
+	time_t log_second;		/* overload lines: this second's */
+	unsigned int log_lines;
+	unsigned long long log_more;	/* and how many were not logged */
 	int stopping;
 	unsigned int nthreads;
 	pthread_t threads[];
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 /* What a worker knows of the event it decides, for its log lines. */
 struct subject {
@@ -79,6 +113,56 @@ static uint32_t on_error(struct pool *p, const struct subject *x,
 	log_send(LOG_ERR, fields, "error: %s: %s, for %s (pid %d): %s", x->path,
 		 what, x->comm, x->pid, s->fail_closed ? "deny" : "allow");
 	return s->fail_closed ? deny(s) : FSGATE_ALLOW;
+}
+
+static uint32_t overload_verdict(const struct settings *s)
+{
+	return s->overload_allow ? FSGATE_ALLOW : deny(s);
+}
+
+/* Once the second is over, how many of its overloads were not logged. */
+static void overload_log_more(struct pool *p, time_t sec)
+{
+	if (sec == p->log_second)
+		return;
+	if (p->log_more)
+		log_send(LOG_WARNING, NULL,
+			 "overload: %llu more accesses %s unscanned (not logged one by one)",
+			 p->log_more, p->s->overload_allow ? "allowed" : "denied");
+	p->log_second = sec;
+	p->log_lines = 0;
+	p->log_more = 0;
+}
+
+/*
+ * Log one access decided by the overload verdict: the first
+ * OVERLOAD_LINES of each second one by one, the others summed in the
+ * next line. Called from the main thread only.
+ */
+static void overload_log(struct pool *p, int fd, pid_t pid, const char *why)
+{
+	const struct settings *s = p->s;
+	char f_path[PATH_MAX + 16], f_pid[32], f_comm[48];
+	const char *fields[] = { f_path, f_pid, f_comm, NULL };
+	struct subject x = { .pid = pid };
+	time_t sec = time(NULL);
+
+	overload_log_more(p, sec);
+	if (p->log_lines == OVERLOAD_LINES) {
+		p->log_more++;
+		return;
+	}
+	p->log_lines++;
+	if (fd < 0 || fsgate_fd_path(fd, x.path, sizeof(x.path)) < 0)
+		snprintf(x.path, sizeof(x.path), "?");
+	if (fsgate_pid_comm(pid, x.comm, sizeof(x.comm)) < 0)
+		snprintf(x.comm, sizeof(x.comm), "?");
+	snprintf(f_path, sizeof(f_path), "FSGATE_PATH=%s", x.path);
+	snprintf(f_pid, sizeof(f_pid), "FSGATE_PID=%d", x.pid);
+	snprintf(f_comm, sizeof(f_comm), "FSGATE_COMM=%s", x.comm);
+	log_send(LOG_WARNING, fields, "overload: %s for %s (pid %d): %s unscanned (%s)",
+		 x.path, x.comm, x.pid, s->overload_allow ? "allow" : "deny",
+		 why);
 }
 
 /* Read the whole file into *@buf (grown as needed); bytes, or -1. */
@@ -171,13 +255,32 @@ static uint32_t decide(struct pool *p, const struct job *j, char **buf,
 	return deny(s);
 }
 
+/* Take @j off the held list; whether the overload verdict decided it. */
+static int release(struct pool *p, struct job *j)
+{
+	int answered;
+
+	pthread_mutex_lock(&p->mutex);
+	j->held_prev->held_next = j->held_next;
+	j->held_next->held_prev = j->held_prev;
+	p->nheld--;
+	answered = j->answered;
+	pthread_mutex_unlock(&p->mutex);
+	return answered;
+}
+
 static void answer(struct pool *p, struct job *j, uint32_t response)
 {
-	(void)p;
-	/* ENOENT: decided already, by the timeout verdict. */
-	if (fsgate_respond(j->group->fd, j->fd, response) < 0)
-		log_warn("answer not taken: %s",
-			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	int r;
+
+	if (!release(p, j)) {
+		/* ENOENT: decided already, by the timeout verdict. */
+		r = j->id ? fsgate_respond_id(j->group->fd, j->id, response) :
+			    fsgate_respond(j->group->fd, j->fd, response);
+		if (r < 0)
+			log_warn("answer not taken: %s",
+				 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	}
 	close(j->fd);
 	free(j);
 }
@@ -188,6 +291,7 @@ static void *worker(void *arg)
 	size_t cap = 0;
 	char *buf = NULL;
 	struct job *j;
+	int answered = 0;
 
 	for (;;) {
 		pthread_mutex_lock(&p->mutex);
@@ -198,11 +302,14 @@ static void *worker(void *arg)
 			p->head = j->next;
 			if (!p->head)
 				p->tail = &p->head;
+			p->queued--;
+			/* Decided while queued: by overload, in time. */
+			answered = j->answered;
 		}
 		pthread_mutex_unlock(&p->mutex);
 		if (!j)
 			break;
-		answer(p, j, decide(p, j, &buf, &cap));
+		answer(p, j, answered ? 0 : decide(p, j, &buf, &cap));
 		/* A big file's buffer is not kept for the small ones. */
 		if (cap > (1 << 20)) {
 			free(buf);
@@ -215,7 +322,8 @@ static void *worker(void *arg)
 }
 
 struct pool *pool_start(const struct settings *s, struct rules **rules,
-			pthread_rwlock_t *lock, struct counters *counters)
+			pthread_rwlock_t *lock, struct counters *counters,
+			const struct waits *w)
 {
 	struct pool *p;
 	unsigned int i;
@@ -228,7 +336,9 @@ struct pool *pool_start(const struct settings *s, struct rules **rules,
 	p->rules = rules;
 	p->lock = lock;
 	p->count = counters;
+	p->waits = *w;
 	p->tail = &p->head;
+	p->held.held_prev = p->held.held_next = &p->held;
 	pthread_mutex_init(&p->mutex, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	for (i = 0; i < s->threads; i++) {
@@ -244,24 +354,126 @@ struct pool *pool_start(const struct settings *s, struct rules **rules,
 	return p;
 }
 
+/* Answer an event the queue has no room for, and close its fd. */
+static void refuse(struct pool *p, struct group *g,
+		   const struct fanotify_event_metadata *ev, const char *why)
+{
+	atomic_fetch_add(&p->count->overloaded, 1);
+	overload_log(p, ev->fd, ev->pid, why);
+	if (fsgate_respond(g->fd, ev->fd, overload_verdict(p->s)) < 0)
+		log_warn("answer not taken: %s",
+			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	close(ev->fd);
+}
+
 void pool_submit(struct pool *p, struct group *g,
 		 const struct fanotify_event_metadata *ev)
 {
-	struct job *j = malloc(sizeof(*j));
+	const struct fsgate_info_perm *perm = fsgate_info_perm(ev);
+	uint64_t timeout_ns = p->waits.timeout_ms * 1000000ULL;
+	char why[64];
+	struct job *j;
 
+	pthread_mutex_lock(&p->mutex);
+	if (p->queued >= p->s->queue) {
+		pthread_mutex_unlock(&p->mutex);
+		snprintf(why, sizeof(why), "queue full: %u waiting, %u workers busy",
+			 p->s->queue, p->nthreads);
+		refuse(p, g, ev, why);
+		return;
+	}
+	pthread_mutex_unlock(&p->mutex);
+	j = malloc(sizeof(*j));
 	if (!j) {
-		/* No memory for a job: answer at once, as an error would be. */
-		fsgate_respond(g->fd, ev->fd, p->s->fail_closed ?
-			       deny(p->s) : FSGATE_ALLOW);
-		close(ev->fd);
+		refuse(p, g, ev, "no memory to queue it");
 		return;
 	}
 	*j = (struct job){ .group = g, .fd = ev->fd, .pid = ev->pid };
+	if (perm && !(perm->flags & FSGATE_INFO_PERM_UNBOUNDED)) {
+		j->id = perm->id;
+		j->deadline_ns = perm->deadline_ns;
+		/* Asked timeout_ms before its first deadline, or earlier. */
+		j->final_ns = perm->deadline_ns - timeout_ns +
+			      p->waits.hold_ms * 1000000ULL;
+		if (j->final_ns < j->deadline_ns)
+			j->final_ns = j->deadline_ns;
+	} else if (perm) {
+		j->id = perm->id;
+	}
 	pthread_mutex_lock(&p->mutex);
 	*p->tail = j;
 	p->tail = &j->next;
+	p->queued++;
+	j->held_next = &p->held;
+	j->held_prev = p->held.held_prev;
+	p->held.held_prev->held_next = j;
+	p->held.held_prev = j;
+	p->nheld++;
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mutex);
+}
+
+/*
+ * A held job whose deadline is near: more time, or, when it can have no
+ * more, the overload verdict. Called with the pool's mutex held.
+ */
+static void keep(struct pool *p, struct job *j, uint64_t now)
+{
+	uint64_t want = now + p->waits.timeout_ms * 1000000ULL;
+	char why[80];
+
+	if (j->deadline_ns < j->final_ns) {
+		if (fsgate_extend(j->group->fd, j->id, p->waits.timeout_ms) == 0) {
+			j->deadline_ns = want < j->final_ns ? want : j->final_ns;
+			return;
+		}
+		if (errno == ENOENT) {
+			/* Decided already (the kernel's timeout verdict). */
+			j->answered = 1;
+			return;
+		}
+		log_warn("no more time for an access: %s",
+			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+	}
+	j->answered = 1;
+	atomic_fetch_add(&p->count->overloaded, 1);
+	snprintf(why, sizeof(why), "not decided within %u ms",
+		 p->waits.hold_ms);
+	overload_log(p, j->fd, j->pid, why);
+	if (fsgate_respond_id(j->group->fd, j->id, overload_verdict(p->s)) < 0)
+		log_warn("answer not taken: %s",
+			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
+}
+
+int pool_tick(struct pool *p)
+{
+	/* Acted on this long before the deadline: the main thread may lag. */
+	uint64_t margin = (p->waits.timeout_ms < 4000 ?
+			   p->waits.timeout_ms / 2 : 2000) * 1000000ULL;
+	uint64_t now = now_ns(), next = UINT64_MAX;
+	struct job *j;
+	int ms;
+
+	pthread_mutex_lock(&p->mutex);
+	for (j = p->held.held_next; j != &p->held; j = j->held_next) {
+		if (j->answered || !j->deadline_ns)
+			continue;
+		if (j->deadline_ns <= now + margin)
+			keep(p, j, now);
+		if (!j->answered && j->deadline_ns - margin < next)
+			next = j->deadline_ns - margin;
+	}
+	overload_log_more(p, time(NULL));
+	if (!p->nheld)
+		ms = p->log_more ? 1000 : -1;
+	else if (next == UINT64_MAX || next > now + 1000000000ULL)
+		ms = 1000;
+	else if (next <= now)
+		ms = 10;
+	else
+		ms = (int)((next - now) / 1000000) + 1;
+	pthread_mutex_unlock(&p->mutex);
+	return ms;
 }
 
 /* The workers finish the queued jobs, then end. */
@@ -269,10 +481,20 @@ void pool_stop(struct pool *p)
 {
 	unsigned int i;
 
+	struct timespec pause;
+	int ms;
+
 	pthread_mutex_lock(&p->mutex);
 	p->stopping = 1;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->mutex);
+	/* Their deadlines are kept meanwhile, as while serving. */
+	while ((ms = pool_tick(p)) >= 0) {
+		if (ms > 50)
+			ms = 50;
+		pause = (struct timespec){ .tv_nsec = ms * 1000000L };
+		nanosleep(&pause, NULL);
+	}
 	for (i = 0; i < p->nthreads; i++)
 		pthread_join(p->threads[i], NULL);
 	pthread_mutex_destroy(&p->mutex);

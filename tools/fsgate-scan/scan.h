@@ -32,6 +32,9 @@ struct settings {
 	uint64_t max_size;
 	int large_allow;		/* verdict for files over max_size */
 	int fail_closed;		/* errors, timeouts, orphans deny */
+	unsigned int queue;		/* accesses waiting for a worker */
+	int overload_allow;		/* verdict past the queue or in time */
+	int overload_set;		/* overload = given; else it follows fail */
 	unsigned int timeout_ms;
 	int deny_errno;
 	int cache;
@@ -68,19 +71,40 @@ struct group {
 /* What the workers count, for the statistics. */
 struct counters {
 	atomic_ullong scanned, clean, detected, errors, large, excluded;
+	atomic_ullong overloaded;	/* decided by overload, unscanned */
+};
+
+/*
+ * How long the kernel lets an access wait for the group: @timeout_ms at
+ * first, more on request (FSGATE_EXTEND) up to @hold_ms after it was
+ * asked.
+ */
+struct waits {
+	unsigned int timeout_ms;
+	unsigned int hold_ms;
 };
 
 struct pool;
 
 /*
  * Start @s->threads workers deciding events with the rules *@rules
- * (read under @lock, which a reload takes for writing).
+ * (read under @lock, which a reload takes for writing), within @w.
  */
 struct pool *pool_start(const struct settings *s, struct rules **rules,
-			pthread_rwlock_t *lock, struct counters *counters);
-/* Hand one event of @g to a worker, which answers it and closes its fd. */
+			pthread_rwlock_t *lock, struct counters *counters,
+			const struct waits *w);
+/*
+ * Hand one event of @g to a worker, which answers it and closes its fd;
+ * past the queue's bound, answer it with the overload verdict at once.
+ */
 void pool_submit(struct pool *p, struct group *g,
 		 const struct fanotify_event_metadata *ev);
+/*
+ * Keep the deadlines of the accesses held: more time for those whose
+ * deadline is near, the overload verdict for those that can have no
+ * more. Milliseconds until it should run again, -1 with none held.
+ */
+int pool_tick(struct pool *p);
 void pool_stop(struct pool *p);
 
 #endif /* FSGATE_SCAN_H */
