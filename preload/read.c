@@ -101,7 +101,8 @@ static void copied(int oldfd, int newfd)
 {
 	bool fd_error = preload_tracked_fd_error(oldfd);
 
-	if (newfd < 0)
+	/* dup2(fd, fd) changes nothing, and neither may its marks. */
+	if (newfd < 0 || newfd == oldfd)
 		return;
 	untrack(newfd);
 	if (preload_tracked(oldfd))

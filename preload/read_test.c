@@ -240,6 +240,11 @@ static void dups_follow_the_fd(void **state)
 	assert_int_equal(dup3(FILE_FD, 51, 0), 51);
 	assert_false(preload_tracked(51));
 	assert_true(preload_tracked(GROUP));
+	/* dup2() of an fd onto itself changes nothing. */
+	preload_track_fd_error(GROUP);
+	assert_int_equal(dup2(GROUP, GROUP), GROUP);
+	assert_true(preload_tracked(GROUP));
+	assert_true(preload_tracked_fd_error(GROUP));
 }
 
 /*
