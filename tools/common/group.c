@@ -151,8 +151,15 @@ static int fdinfo(int fd, struct seen *s)
 	return s->group && s->persist ? 0 : -1;
 }
 
-/* Flags of the fd, not of the group, and one only worth a warning. */
-#define FD_FLAGS (FSGATE_CLOEXEC | FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF)
+/*
+ * Flags of the fd, not of the group, and those only worth a warning:
+ * without FSGATE_EXCLUDE_SELF the daemon's own accesses are asked too;
+ * without FSGATE_REPORT_PERM (a group an older fsgate-scan made) events
+ * come without ids and deadlines, and a busy daemon cannot ask for more
+ * time, as before it could.
+ */
+#define FD_FLAGS (FSGATE_CLOEXEC | FSGATE_NONBLOCK | FSGATE_EXCLUDE_SELF | \
+		  FSGATE_REPORT_PERM)
 
 /*
  * The group attached through @g against what @init and @p ask: 0 when it
@@ -187,6 +194,10 @@ static int check(int g, const struct fsgate_init *init,
 	    !(s.flags & FSGATE_EXCLUDE_SELF))
 		log_warn("persistent group %s was made without FSGATE_EXCLUDE_SELF: the daemon's own accesses are asked too",
 			 name);
+	if ((init->flags & FSGATE_REPORT_PERM) &&
+	    !(s.flags & FSGATE_REPORT_PERM))
+		log_warn("persistent group %s was made without FSGATE_REPORT_PERM (by an older daemon): accesses held while the daemon is busy cannot be given more time; remove it (fsgatectl group remove %s) to have it made anew",
+			 name, name);
 	if (strcmp(s.absent, p->req.absent_verdict == FSGATE_VERDICT_ALLOW ?
 		   "allow" : "deny") ||
 	    (p->req.absent_verdict == FSGATE_VERDICT_DENY &&
