@@ -71,6 +71,7 @@ cleanup() {
 	fsgatectl group remove fsgate-scan 2>/dev/null
 	fsgatectl group remove scan-short 2>/dev/null
 	fsgatectl group remove scan-early 2>/dev/null
+	fsgatectl group remove scan-old 2>/dev/null
 	umount $d/w 2>/dev/null
 }
 trap cleanup EXIT
@@ -103,7 +104,7 @@ stats() {
 # now: centiseconds since boot.
 now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
-echo "1..25"
+echo "1..26"
 
 fsgate-scan --help >$d/help.out && grep -q -- '--rules' $d/help.out &&
 	fsgate-scan --version | grep -q '^fsgate-scan [0-9]'
@@ -298,6 +299,31 @@ scan=
 	fsgatectl group remove scan-early >>$d/early.log 2>&1
 result $? "--create-group before the scanner: a denied file opened meanwhile waits, then is denied; mutes are the group's" \
 	$d/early.log
+
+# A group an older fsgate-scan made, without FSGATE_REPORT_PERM (here
+# fsgatectl's, which has none): the scanner attaches to it with a
+# warning and scans, rather than refusing it (exit 2) as another kind of
+# group, which would leave it deciding by its absent verdict.
+{ cat $d/closed.conf; echo "persist = scan-old"; } >$d/old.conf
+fsgatectl group create scan-old --class content --priority 2000 \
+	--mark $d/w >$d/old.log 2>&1
+st1=$?
+start $d/old.conf
+opens $d/w/marked
+st2=$?
+cat $d/err $d/log >>$d/old.log
+kill $scan 2>/dev/null
+wait $scan
+scan=
+# Removed whatever happened, so that no later case meets it.
+fsgatectl group remove scan-old >>$d/old.log 2>&1
+st3=$?
+[ $st1 = 0 ] && [ $st2 != 0 ] && [ $st3 = 0 ] &&
+	grep -q 'Operation not permitted' $d/err &&
+	grep -q 'persistent group scan-old was made without FSGATE_REPORT_PERM' $d/old.log &&
+	grep -q 'attached to persistent group scan-old' $d/old.log
+result $? "a group an older scanner made (no FSGATE_REPORT_PERM): attached to with a warning, and it scans" \
+	$d/old.log
 
 # Fail closed: the scanner stopped, an open waits; kill -9 denies it.
 start $d/closed-fd.conf
