@@ -28,7 +28,7 @@
 #include "who.h"
 
 /* Every record keeps the events after it 8-byte aligned. */
-static_assert(sizeof(struct fsgate_info_perm) == FSGATE_INFO_PERM_LEN_V1);
+static_assert(sizeof(struct fsgate_info_perm) == FSGATE_INFO_PERM_LEN_V2);
 static_assert(sizeof(struct fsgate_info_perm) % 8 == 0);
 static_assert(sizeof(struct fsgate_info_proc) == FSGATE_INFO_PROC_LEN_V1);
 static_assert(sizeof(struct fsgate_info_proc) % 8 == 0);
@@ -62,13 +62,15 @@ EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_info_len);
  * @buf: where it goes, 8-byte aligned, with room for the record
  * @id: the event's id
  * @deadline_ns: CLOCK_MONOTONIC ns of its deadline
- * @unbounded: it has none (then @deadline_ns is not reported)
+ * @latest_ns: CLOCK_MONOTONIC ns past which no request for more time
+ *	moves the deadline
+ * @unbounded: it has none (then neither time is reported)
  *
  * Context: any.
  * Return: the record's size.
  */
 size_t fsgate_info_perm_fill(void *buf, u64 id, u64 deadline_ns,
-			     bool unbounded)
+			     u64 latest_ns, bool unbounded)
 {
 	struct fsgate_info_perm *rec = buf;
 
@@ -76,10 +78,12 @@ size_t fsgate_info_perm_fill(void *buf, u64 id, u64 deadline_ns,
 	rec->hdr.info_type = FSGATE_INFO_PERM;
 	rec->hdr.len = sizeof(*rec);
 	rec->id = id;
-	if (unbounded)
+	if (unbounded) {
 		rec->flags = FSGATE_INFO_PERM_UNBOUNDED;
-	else
+	} else {
 		rec->deadline_ns = deadline_ns;
+		rec->latest_ns = latest_ns;
+	}
 	return sizeof(*rec);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_info_perm_fill);

@@ -48,7 +48,7 @@ struct fsgate_proc {
 
 size_t fsgate_info_len(u32 group_flags, u32 mask);
 size_t fsgate_info_perm_fill(void *buf, u64 id, u64 deadline_ns,
-			     bool unbounded);
+			     u64 latest_ns, bool unbounded);
 struct fsgate_proc *fsgate_proc_take(gfp_t gfp);
 void fsgate_proc_free(struct fsgate_proc *proc);
 size_t fsgate_info_proc_fill(void *buf, const struct fsgate_proc *proc);

@@ -53,23 +53,26 @@ static void perm_record_is_framed_as_fanotify(struct kunit *test)
 	struct fsgate_info_perm rec;
 
 	memset(&rec, 0xa5, sizeof(rec));
-	KUNIT_EXPECT_EQ(test, fsgate_info_perm_fill(&rec, 42, 1000, false),
+	KUNIT_EXPECT_EQ(test,
+			fsgate_info_perm_fill(&rec, 42, 1000, 3000, false),
 			sizeof(rec));
 	KUNIT_EXPECT_EQ(test, rec.hdr.info_type, FSGATE_INFO_PERM);
 	KUNIT_EXPECT_EQ(test, rec.hdr.pad, 0);
-	KUNIT_EXPECT_EQ(test, rec.hdr.len, FSGATE_INFO_PERM_LEN_V1);
+	KUNIT_EXPECT_EQ(test, rec.hdr.len, FSGATE_INFO_PERM_LEN_V2);
 	KUNIT_EXPECT_EQ(test, rec.flags, 0U);
 	KUNIT_EXPECT_EQ(test, rec.id, 42ULL);
 	KUNIT_EXPECT_EQ(test, rec.deadline_ns, 1000ULL);
+	KUNIT_EXPECT_EQ(test, rec.latest_ns, 3000ULL);
 }
 
 static void perm_record_of_unbounded_wait_has_no_deadline(struct kunit *test)
 {
 	struct fsgate_info_perm rec;
 
-	fsgate_info_perm_fill(&rec, 7, 1000, true);
+	fsgate_info_perm_fill(&rec, 7, 1000, 3000, true);
 	KUNIT_EXPECT_EQ(test, rec.flags, (u32)FSGATE_INFO_PERM_UNBOUNDED);
 	KUNIT_EXPECT_EQ(test, rec.deadline_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, rec.latest_ns, 0ULL);
 }
 
 static void info_len_gives_proc_record_to_every_event(struct kunit *test)

@@ -280,6 +280,27 @@ static unsigned long fsgate_perm_latest(const struct fsgate_perm *perm,
 	return at;
 }
 
+/**
+ * fsgate_perm_latest_ns() - how long a request for more time can hold @perm
+ * @perm: a permission event, as it is reported
+ *
+ * What struct fsgate_info_perm reports as @latest_ns, so that a daemon
+ * holding the access knows when only its own answer, not the group's
+ * timeout verdict, can still decide it.
+ *
+ * Context: any; the bounds it reads are fixed when the event is asked.
+ * Return: the CLOCK_MONOTONIC ns of fsgate_perm_latest(), not before
+ * @perm's deadline as reported.
+ */
+u64 fsgate_perm_latest_ns(const struct fsgate_perm *perm)
+{
+	u64 now = ktime_get_ns();
+	unsigned long at = fsgate_perm_latest(perm, now);
+	u64 latest = now + jiffies_to_nsecs(max(0L, (long)(at - jiffies)));
+
+	return max(latest, READ_ONCE(perm->deadline_ns));
+}
+
 /* Give @perm until @ms from now, within its bounds; never less time. */
 static void fsgate_perm_extend(struct fsgate_perm *perm, u32 ms)
 {

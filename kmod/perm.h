@@ -218,6 +218,7 @@ void fsgate_perm_set_fd(struct fsgate_perm *perm, int fd);
 bool fsgate_perm_unread(struct fsgate_group *group, struct fsgate_perm *perm);
 void fsgate_perm_unopened(struct fsgate_perm *perm);
 void fsgate_perm_put(struct fsgate_perm *perm);
+u64 fsgate_perm_latest_ns(const struct fsgate_perm *perm);
 unsigned int fsgate_perm_orphan(struct fsgate_group *group);
 void fsgate_perm_log_orphans(struct fsgate_group *group, unsigned int n);
 int fsgate_perms_answer(struct fsgate_group *group, const struct file *file,

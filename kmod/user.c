@@ -298,7 +298,9 @@ static size_t fsgate_event_info(struct fsgate_group *group,
 	if ((group->flags & FSGATE_REPORT_PERM) && fsgate_is_perm(event)) {
 		perm = fsgate_perm_of(event);
 		len += fsgate_info_perm_fill(info + len, perm->id,
-					     perm->deadline_ns, perm->unbounded);
+					     perm->deadline_ns,
+					     fsgate_perm_latest_ns(perm),
+					     perm->unbounded);
 	}
 	if (event->fid)
 		len += fsgate_fid_fill(info + len, event->fid, group->flags,

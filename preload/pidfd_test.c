@@ -202,13 +202,14 @@ static void mixed_records_are_kept(void **state)
 	proc_record(at, 9, FSGATE_INFO_PROC_LEN_V1);
 	perm_record(at, 78);
 	n = preload_pidfd_rewrite(buf.b, used, sizeof(buf.b), fake_pidfd_of);
-	assert_int_equal(n, FAN_EVENT_METADATA_LEN + 24 + 8 + 24);
+	assert_int_equal(n, FAN_EVENT_METADATA_LEN + 2 * sizeof(perm) + 8);
 	assert_int_equal(at_(0)->event_len, n);
-	memcpy(&perm, buf.b + 24, sizeof(perm));
+	memcpy(&perm, buf.b + FAN_EVENT_METADATA_LEN, sizeof(perm));
 	assert_int_equal(perm.hdr.info_type, FSGATE_INFO_PERM);
 	assert_int_equal(perm.id, 77);
-	assert_pidfd_record(48, 1009);
-	memcpy(&perm, buf.b + 24 + 24 + 8, sizeof(perm));
+	assert_pidfd_record(FAN_EVENT_METADATA_LEN + sizeof(perm), 1009);
+	memcpy(&perm, buf.b + FAN_EVENT_METADATA_LEN + sizeof(perm) + 8,
+	       sizeof(perm));
 	assert_int_equal(perm.hdr.info_type, FSGATE_INFO_PERM);
 	assert_int_equal(perm.id, 78);
 }

@@ -41,7 +41,7 @@ size_t fz_event_max(unsigned int gflags)
 	size_t len = FAN_EVENT_METADATA_LEN;
 
 	if (gflags & FSGATE_REPORT_PERM)
-		len += FSGATE_INFO_PERM_LEN_V1;
+		len += FSGATE_INFO_PERM_LEN_V2;
 	if (gflags & FSGATE_REPORT_PROC)
 		len += FSGATE_INFO_PROC_LEN_V1;
 	/* Two directories with a name each, the object with ".". */
@@ -134,16 +134,18 @@ static bool fz_perm_check(struct fz *fz, const char *rec, size_t len,
 {
 	struct fsgate_info_perm p;
 
-	if (len != FSGATE_INFO_PERM_LEN_V1) {
+	if (len != FSGATE_INFO_PERM_LEN_V2) {
 		fz_fail(fz, "a perm record of %zu bytes", len);
 		return false;
 	}
 	memcpy(&p, rec, sizeof(p));
 	if (!p.id || (p.flags & ~FSGATE_INFO_PERM_UNBOUNDED) ||
-	    !(p.flags & FSGATE_INFO_PERM_UNBOUNDED) != !!p.deadline_ns) {
-		fz_fail(fz, "a perm record: id %llu flags 0x%x deadline %llu",
+	    !(p.flags & FSGATE_INFO_PERM_UNBOUNDED) != !!p.deadline_ns ||
+	    !p.deadline_ns != !p.latest_ns || p.latest_ns < p.deadline_ns) {
+		fz_fail(fz, "a perm record: id %llu flags 0x%x deadline %llu latest %llu",
 			(unsigned long long)p.id, p.flags,
-			(unsigned long long)p.deadline_ns);
+			(unsigned long long)p.deadline_ns,
+			(unsigned long long)p.latest_ns);
 		return false;
 	}
 	*id = p.id;

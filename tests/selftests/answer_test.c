@@ -359,7 +359,7 @@ static uint64_t event_id(struct __test_metadata *_metadata,
 	EXPECT_NE(NULL, ev);
 	if (!ev)
 		return 0;
-	EXPECT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1,
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2,
 		  ev->event_len);
 	EXPECT_EQ(FAN_EVENT_METADATA_LEN, ev->metadata_len);
 	perm = fsgate_info_perm(ev);
@@ -394,8 +394,8 @@ TEST_F(answer, answer_by_id_reaches_its_event)
 	t1 = monotonic_ns();
 	bad = spawn_open(self->bad, O_RDONLY, 0);
 	lb = read_with_info(g, &b);
-	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1, la);
-	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1, lb);
+	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2, la);
+	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2, lb);
 	ida = event_id(_metadata, &a, la);
 	idb = event_id(_metadata, &b, lb);
 	EXPECT_NE(ida, idb);
@@ -558,14 +558,14 @@ TEST_F(answer, short_buffer_never_splits_an_event)
 	good = spawn_open(self->good, O_RDONLY, 0);
 	ASSERT_TRUE(readable(g, WAIT_MS));
 	ASSERT_EQ(0, ioctl(g, FIONREAD, &n));
-	EXPECT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1, n);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2, n);
 	EXPECT_EQ(-1, read(g, &a, FAN_EVENT_METADATA_LEN));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, read(g, &a, FAN_EVENT_METADATA_LEN +
-			   FSGATE_INFO_PERM_LEN_V1 - 8));
+			   FSGATE_INFO_PERM_LEN_V2 - 8));
 	EXPECT_EQ(EINVAL, errno);
 	len = read(g, &a, sizeof(a));
-	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1, len);
+	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2, len);
 	EXPECT_EQ(0, fsgate_respond_id(g, event_id(_metadata, &a, len),
 				       FSGATE_ALLOW));
 	EXPECT_EQ(0, reap(good));

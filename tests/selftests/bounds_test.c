@@ -259,6 +259,81 @@ TEST_F(bounds, the_ceiling_ends_a_wait_and_leaves_later_tiers_unasked)
 	close(scan);
 }
 
+/* CLOCK_MONOTONIC now in ns, the clock of struct fsgate_info_perm. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+#define NS_PER_MS 1000000ULL
+/* A reported time, read from jiffies twice: within two of exact. */
+#define EXPECT_NS_NEAR(want, got) do {					\
+	EXPECT_LE((want) - 2 * JIFFY_MS * NS_PER_MS, (got));		\
+	EXPECT_GE((want) + 2 * JIFFY_MS * NS_PER_MS, (got));		\
+} while (0)
+
+/*
+ * Ask for ten minutes more for the access of @rec on @g: the waiter
+ * (@pid) gets the timeout verdict at @rec's latest_ns all the same.
+ */
+#define EXPECT_MORE_TIME_ENDS_AT_LATEST(g, rec, pid) do {		\
+	uint64_t ended;							\
+									\
+	ASSERT_EQ(0, fsgate_extend((g), (rec).id, 600000));		\
+	EXPECT_EQ(EPERM, reap(pid));					\
+	ended = mono_ns();						\
+	EXPECT_LE((rec).latest_ns - JIFFY_MS * NS_PER_MS, ended);	\
+	EXPECT_GE((rec).latest_ns + late_ms() * NS_PER_MS, ended);	\
+} while (0)
+
+/*
+ * The permission record says how long requests for more time can hold
+ * an access (latest_ns): the group's max_wait_ms after it was asked.
+ * A daemon that holds accesses answers by then, or the group's timeout
+ * verdict does.
+ */
+TEST_F(bounds, the_record_says_how_long_more_time_can_hold_an_access)
+{
+	struct fsgate_info_perm rec;
+	pid_t pid;
+	int g;
+
+	g = deadline_group(1000, 2000);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_perm_record(g, WAIT_MS, &rec));
+	EXPECT_EQ(0, rec.flags);
+	EXPECT_NS_NEAR(rec.deadline_ns + 1000 * NS_PER_MS, rec.latest_ns);
+	EXPECT_MORE_TIME_ENDS_AT_LATEST(g, rec, pid);
+	close(g);
+}
+
+/*
+ * Where the chain's ceiling comes before the group's max_wait_ms, the
+ * record's latest_ns is the ceiling: a request for more time that
+ * succeeds gives no time past it.
+ */
+TEST_F(bounds, the_record_says_where_the_ceiling_ends_more_time)
+{
+	struct fsgate_info_perm rec;
+	pid_t pid;
+	int g;
+
+	ASSERT_EQ(0, fsgate_test_param("max_chain_ms", "1500", NULL, 0));
+	g = deadline_group(1000, LONG_MS);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, perm_mark(g, FAN_OPEN_PERM, self->dir));
+	pid = spawn_open(self->file, O_RDONLY, 0);
+	ASSERT_EQ(0, next_perm_record(g, WAIT_MS, &rec));
+	EXPECT_NS_NEAR(rec.deadline_ns + 500 * NS_PER_MS, rec.latest_ns);
+	EXPECT_MORE_TIME_ENDS_AT_LATEST(g, rec, pid);
+	close(g);
+}
+
 TEST_F(bounds, an_unbounded_group_is_refused_unless_allowed)
 {
 	struct fanotify_event_metadata ev;

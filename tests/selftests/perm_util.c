@@ -140,6 +140,44 @@ int next_event(int g, int timeout_ms, struct fanotify_event_metadata *ev)
 	return read(g, ev, sizeof(*ev)) == sizeof(*ev) ? 0 : -1;
 }
 
+int deadline_group(unsigned int timeout_ms, unsigned int max_wait_ms)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
+			 FSGATE_NONBLOCK | FSGATE_REPORT_PERM,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+		.timeout_ms = timeout_ms,
+		.timeout_verdict = FSGATE_VERDICT_DENY,
+		.max_wait_ms = max_wait_ms,
+	};
+
+	return fsgate_init_ext(&init);
+}
+
+int next_perm_record(int g, int timeout_ms, struct fsgate_info_perm *rec)
+{
+	union {
+		struct fanotify_event_metadata ev;
+		char buf[4096];
+	} b;
+	const struct fsgate_info_perm *perm;
+	ssize_t len;
+
+	if (!readable(g, timeout_ms))
+		return -1;
+	len = read(g, &b, sizeof(b));
+	if (len < (ssize_t)FAN_EVENT_METADATA_LEN)
+		return -1;
+	if (b.ev.fd >= 0)
+		close(b.ev.fd);
+	perm = fsgate_info_perm(&b.ev);
+	if (!perm || perm->hdr.len < FSGATE_INFO_PERM_LEN_V2)
+		return -1;
+	memcpy(rec, perm, sizeof(*rec));
+	return 0;
+}
+
 int answer(int g, int fd, uint32_t response)
 {
 	struct fanotify_response r = { .fd = fd, .response = response };

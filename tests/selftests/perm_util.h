@@ -91,6 +91,21 @@ int reap(pid_t pid);
  * Return: 0, or -1 on timeout or error. */
 int next_event(int g, int timeout_ms, struct fanotify_event_metadata *ev);
 
+struct fsgate_info_perm;
+/*
+ * A content group that reports FSGATE_REPORT_PERM records, with
+ * non-blocking reads, @timeout_ms (the deny verdict after it) and
+ * @max_wait_ms (0: the module's default) of its own.
+ */
+int deadline_group(unsigned int timeout_ms, unsigned int max_wait_ms);
+
+/*
+ * Wait up to @timeout_ms for one permission event on @g, close its fd
+ * and copy its struct fsgate_info_perm into @rec. Return: 0, or -1 on
+ * timeout, error or a record shorter than FSGATE_INFO_PERM_LEN_V2.
+ */
+int next_perm_record(int g, int timeout_ms, struct fsgate_info_perm *rec);
+
 /* Answer the event with @fd and close @fd. Return: write()'s result. */
 int answer(int g, int fd, uint32_t response);
 

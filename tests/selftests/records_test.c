@@ -227,7 +227,7 @@ TEST_F(records, permission_event_names_its_process)
 	pid = watch_and_access(g, FAN_OPEN_PERM, self->dir, self->file);
 	ASSERT_LT(0, pid);
 	len = read(g, &b, sizeof(b));
-	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1 +
+	ASSERT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2 +
 		  FSGATE_INFO_PROC_LEN_V1, len);
 	fsgate_events_init(&it, &b, len);
 	ev = fsgate_event_next(&it);
@@ -241,7 +241,7 @@ TEST_F(records, permission_event_names_its_process)
 	ASSERT_NE(NULL, perm);
 	ASSERT_NE(NULL, proc);
 	EXPECT_EQ((void *)b.info, (void *)perm);
-	EXPECT_EQ((void *)(b.info + FSGATE_INFO_PERM_LEN_V1), (void *)proc);
+	EXPECT_EQ((void *)(b.info + FSGATE_INFO_PERM_LEN_V2), (void *)proc);
 	check_proc_record(_metadata, proc, pid);
 
 	EXPECT_EQ(0, fsgate_respond_id(g, perm->id, FSGATE_ALLOW));
@@ -300,22 +300,6 @@ TEST_F(records, no_records_unless_asked)
 	close(g);
 }
 
-/* A content group with a deadline and a maximum wait of its own. */
-static int deadline_group(unsigned int timeout_ms, unsigned int max_wait_ms)
-{
-	struct fsgate_init init = {
-		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC |
-			 FSGATE_NONBLOCK | FSGATE_REPORT_PERM,
-		.event_f_flags = O_RDONLY | O_CLOEXEC,
-		.priority = FSGATE_PRIORITY_DEFAULT,
-		.timeout_ms = timeout_ms,
-		.timeout_verdict = FSGATE_VERDICT_DENY,
-		.max_wait_ms = max_wait_ms,
-	};
-
-	return fsgate_init_ext(&init);
-}
-
 /* Read one permission event; its id, and its fd closed. */
 static uint64_t read_perm_id(struct __test_metadata *_metadata, int g)
 {
@@ -325,7 +309,7 @@ static uint64_t read_perm_id(struct __test_metadata *_metadata, int g)
 
 	EXPECT_TRUE(readable(g, WAIT_MS));
 	len = read(g, &b, sizeof(b));
-	EXPECT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V1, len);
+	EXPECT_EQ(FAN_EVENT_METADATA_LEN + FSGATE_INFO_PERM_LEN_V2, len);
 	if (len <= 0)
 		return 0;
 	close(b.meta.fd);

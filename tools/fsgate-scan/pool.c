@@ -12,9 +12,12 @@
  * an access past it gets the overload verdict at once. The main thread
  * keeps the deadlines of the accesses held (pool_tick()): one whose
  * deadline is near gets more time (FSGATE_EXTEND), up to the longest
- * the kernel grants (struct waits' hold_ms); one that can have no more
- * gets the overload verdict, by id, before the kernel's verdict could
- * apply. A worker that finishes one of those afterwards does not
+ * the kernel grants, which the event's struct fsgate_info_perm says
+ * (@latest_ns: the group's max wait, or the access's max_chain_ms
+ * ceiling where that comes first, as only the kernel knows it: the
+ * groups asked before may have spent part of it); one that can have no
+ * more gets the overload verdict, by id, before the kernel's verdict
+ * could apply. A worker that finishes one of those afterwards does not
  * answer it again. Both are counted and logged.
  */
 #include <errno.h>
@@ -39,6 +42,7 @@ struct job {
 	int fd;
 	pid_t pid;
 	uint64_t id;			/* 0: no struct fsgate_info_perm */
+	uint64_t read_ns;		/* when the scanner read it */
 	uint64_t deadline_ns;		/* the kernel's, as last set */
 	uint64_t final_ns;		/* the latest it can be extended to */
 	int answered;			/* by the overload verdict, in time */
@@ -388,13 +392,17 @@ void pool_submit(struct pool *p, struct group *g,
 		refuse(p, g, ev, "no memory to queue it");
 		return;
 	}
-	*j = (struct job){ .group = g, .fd = ev->fd, .pid = ev->pid };
+	*j = (struct job){
+		.group = g, .fd = ev->fd, .pid = ev->pid, .read_ns = now_ns(),
+	};
 	if (perm && !(perm->flags & FSGATE_INFO_PERM_UNBOUNDED)) {
 		j->id = perm->id;
 		j->deadline_ns = perm->deadline_ns;
-		/* Asked timeout_ms before its first deadline, or earlier. */
-		j->final_ns = perm->deadline_ns - timeout_ns +
-			      p->waits.hold_ms * 1000000ULL;
+		if (perm->hdr.len >= FSGATE_INFO_PERM_LEN_V2)
+			j->final_ns = perm->latest_ns;
+		else	/* An older module: asked timeout_ms before, or earlier. */
+			j->final_ns = perm->deadline_ns - timeout_ns +
+				      p->waits.hold_ms * 1000000ULL;
 		if (j->final_ns < j->deadline_ns)
 			j->final_ns = j->deadline_ns;
 	} else if (perm) {
@@ -437,8 +445,8 @@ static void keep(struct pool *p, struct job *j, uint64_t now)
 	}
 	j->answered = 1;
 	atomic_fetch_add(&p->count->overloaded, 1);
-	snprintf(why, sizeof(why), "not decided within %u ms",
-		 p->waits.hold_ms);
+	snprintf(why, sizeof(why), "not decided within %llu ms",
+		 (unsigned long long)((now - j->read_ns) / 1000000));
 	overload_log(p, j->fd, j->pid, why);
 	if (fsgate_respond_id(j->group->fd, j->id, overload_verdict(p->s)) < 0)
 		log_warn("answer not taken: %s",

@@ -77,7 +77,9 @@ struct counters {
 /*
  * How long the kernel lets an access wait for the group: @timeout_ms at
  * first, more on request (FSGATE_EXTEND) up to @hold_ms after it was
- * asked.
+ * asked at most. Each event's record says exactly how long (its
+ * latest_ns: the access's max_chain_ms ceiling may come first); @hold_ms
+ * stands in for it only with an older module, whose records lack it.
  */
 struct waits {
 	unsigned int timeout_ms;

@@ -318,15 +318,23 @@ struct fsgate_response_audit_rule {
  *	fsgate_response with %FSGATE_RESPONSE_ID names the event by it
  * @deadline_ns: CLOCK_MONOTONIC time in ns at which the group's timeout
  *	verdict applies, 0 with %FSGATE_INFO_PERM_UNBOUNDED
+ * @latest_ns: CLOCK_MONOTONIC time in ns past which no %FSGATE_EXTEND
+ *	moves @deadline_ns: the group's max_wait_ms after the event was
+ *	asked, or the access's max_chain_ms ceiling where that comes first;
+ *	0 with %FSGATE_INFO_PERM_UNBOUNDED. A daemon that holds an access
+ *	decides it before this, or the group's timeout verdict does. Only
+ *	where @hdr.len is at least %FSGATE_INFO_PERM_LEN_V2.
  */
 struct fsgate_info_perm {
 	struct fanotify_event_info_header hdr;
 	__u32 flags;
 	__u64 id;
 	__u64 deadline_ns;
+	__u64 latest_ns;
 };
 
 #define FSGATE_INFO_PERM_LEN_V1		24
+#define FSGATE_INFO_PERM_LEN_V2		32
 
 #define FSGATE_INFO_PROC		0x81
 
