@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -1245,18 +1246,163 @@ FIXTURE_TEARDOWN(fserr)
  * One read of the broken directory, opened anew: one ext4_error() (a
  * lookup would stop at the bad entry without one).
  */
-static void fserr_error(FIXTURE_DATA(fserr) *self)
+static void fserr_error_at(const char *root)
 {
 	char path[160];
 	DIR *d;
 
-	snprintf(path, sizeof(path), "%s/bad", self->root);
+	snprintf(path, sizeof(path), "%s/bad", root);
 	d = opendir(path);
 	if (!d)
 		return;
 	while (readdir(d))
 		;
 	closedir(d);
+}
+
+static void fserr_error(FIXTURE_DATA(fserr) *self)
+{
+	fserr_error_at(self->root);
+}
+
+#ifndef FAN_REPORT_PIDFD
+#define FAN_REPORT_PIDFD		0x00000080
+#endif
+#ifndef FAN_EVENT_INFO_TYPE_PIDFD
+#define FAN_EVENT_INFO_TYPE_PIDFD	4
+#endif
+
+#define FSGATE_RUN		"/fsgate/bin/fsgate-run"
+#define FSERR_ROOT_ENV		"FSGATE_FID_TEST_FSERR_ROOT"
+#define FSERR_FLAGS_ENV		"FSGATE_FID_TEST_FSERR_FLAGS"
+#define FSERR_OUT_ENV		"FSGATE_FID_TEST_FSERR_OUT"
+
+/*
+ * A fanotify program's steps: a group with @flags (fsgate's with @layer,
+ * else in-tree fanotify's, or -EPROTO), a filesystem mark
+ * for FAN_FS_ERROR on @root, two errors, one read into @buf. A pidfd
+ * record's pidfd, a number of the process's own, is closed and read as
+ * 0, as is the event's pid when it is the process's own. Return: the bytes read, or a negative errno.
+ */
+static ssize_t fserr_steps(const char *root, unsigned int flags,
+			   bool layer, unsigned char *buf, size_t len)
+{
+	struct fanotify_event_info_header hdr;
+	struct fanotify_event_metadata m;
+	char link[64], target[64] = "";
+	size_t r;
+	int32_t pidfd;
+	ssize_t n;
+	int fa;
+
+	fa = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC | flags,
+			   O_RDONLY | O_CLOEXEC);
+	if (fa < 0)
+		return -errno;
+	/* Under the layer, the group must be fsgate's, not in-tree fanotify's. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fa);
+	if (readlink(link, target, sizeof(target) - 1) < 0 ||
+	    !strcmp(target, "anon_inode:[fanotify]") == layer) {
+		close(fa);
+		return -EPROTO;
+	}
+	if (fanotify_mark(fa, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+			  FAN_FS_ERROR, AT_FDCWD, root)) {
+		n = -errno;
+		close(fa);
+		return n;
+	}
+	fserr_error_at(root);
+	fserr_error_at(root);
+	n = read(fa, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fa);
+	if (n < (ssize_t)sizeof(m))
+		return n;
+	memcpy(&m, buf, sizeof(m));
+	/* Its own pid reads as 0: this process or the one under fsgate-run. */
+	if (m.pid == getpid()) {
+		m.pid = 0;
+		memcpy(buf, &m, sizeof(m));
+	}
+	for (r = m.metadata_len; r + sizeof(hdr) <= m.event_len &&
+	     m.event_len <= (size_t)n; r += hdr.len) {
+		memcpy(&hdr, buf + r, sizeof(hdr));
+		if (hdr.len < sizeof(hdr))
+			break;
+		if (hdr.info_type != FAN_EVENT_INFO_TYPE_PIDFD ||
+		    hdr.len < sizeof(hdr) + sizeof(pidfd))
+			continue;
+		memcpy(&pidfd, buf + r + sizeof(hdr), sizeof(pidfd));
+		if (pidfd >= 0) {
+			close(pidfd);
+			pidfd = 0;
+			memcpy(buf + r + sizeof(hdr), &pidfd, sizeof(pidfd));
+		}
+	}
+	return n;
+}
+
+/* fserr_steps(), when the layer test below starts this program so. */
+static void __attribute__((constructor)) fserr_layer_mode(void)
+{
+	static unsigned char buf[BUF_LEN];
+	const char *root = getenv(FSERR_ROOT_ENV);
+	const char *flags = getenv(FSERR_FLAGS_ENV);
+	const char *out = getenv(FSERR_OUT_ENV);
+	ssize_t n;
+
+	if (!root || !flags || !out)
+		return;
+	n = fserr_steps(root, strtoul(flags, NULL, 0), true, buf, sizeof(buf));
+	if (write(atoi(out), &n, sizeof(n)) != sizeof(n) ||
+	    (n > 0 && write(atoi(out), buf, n) != n))
+		_exit(1);
+	_exit(0);
+}
+
+/* fserr_steps() in this program re-run under fsgate-run; 0 or -1. */
+static int fserr_layer(const char *root, unsigned int flags,
+		       unsigned char *buf, size_t len, ssize_t *n)
+{
+	char exe[256], out[16], fl[16];
+	size_t got = 0;
+	int p[2], status;
+	ssize_t r;
+	pid_t pid;
+
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (r < 0 || pipe(p))
+		return -1;
+	exe[r] = 0;
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		snprintf(out, sizeof(out), "%d", p[1]);
+		snprintf(fl, sizeof(fl), "%#x", flags);
+		setenv(FSERR_ROOT_ENV, root, 1);
+		setenv(FSERR_FLAGS_ENV, fl, 1);
+		setenv(FSERR_OUT_ENV, out, 1);
+		execl(FSGATE_RUN, FSGATE_RUN, "--", exe, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], n, sizeof(*n)) != sizeof(*n)) {
+		close(p[0]);
+		return -1;
+	}
+	while (*n > 0 && got < (size_t)*n && got < len) {
+		r = read(p[0], buf + got, *n - got);
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return *n > 0 && got != (size_t)*n ? -1 : 0;
 }
 
 /* Read both groups: the same bytes, one event of @count errors. */
@@ -1340,6 +1486,39 @@ TEST_F(fserr, fs_error_events_records_and_merging)
  * fanotify_mark()'s rules: FAN_FS_ERROR only on a filesystem mark, and
  * only for a FID group (EINVAL otherwise, from both).
  */
+/*
+ * Through the fanotify layer (fsgate-run): a fanotify program reads the
+ * bytes in-tree fanotify gives it, FAN_REPORT_PIDFD's record between the
+ * FID and ERROR records included (the pid, the reading process's own,
+ * and the pidfd, a number of its own, read as 0 on both sides).
+ */
+TEST_F(fserr, fs_error_through_the_layer_as_fanotify)
+{
+	static const unsigned int modes[] = {
+		FAN_REPORT_FID, FAN_REPORT_FID | FAN_REPORT_PIDFD,
+	};
+	static unsigned char a[BUF_LEN], b[BUF_LEN];
+	struct fanotify_event_metadata m;
+	ssize_t na, nb;
+	unsigned int i;
+
+	ASSERT_EQ(0, access(FSGATE_RUN, X_OK)) TH_LOG("%s: %m", FSGATE_RUN);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		na = fserr_steps(self->root, modes[i], false, a, sizeof(a));
+		ASSERT_EQ(0, fserr_layer(self->root, modes[i], b, sizeof(b),
+					 &nb)) TH_LOG("mode %#x", modes[i]);
+		ASSERT_LT(0, na) TH_LOG("mode %#x: %s", modes[i],
+					strerror(-na));
+		EXPECT_EQ(na, nb) TH_LOG("mode %#x: fsgate %s", modes[i],
+					 nb < 0 ? strerror(-nb) : "");
+		EXPECT_EQ(0, memcmp(a, b, na < nb ? na : nb))
+			TH_LOG("mode %#x", modes[i]);
+		memcpy(&m, a, sizeof(m));
+		EXPECT_EQ(FAN_FS_ERROR, m.mask);
+		EXPECT_EQ(na, m.event_len);
+	}
+}
+
 TEST_F(fserr, fs_error_needs_a_filesystem_mark_of_a_fid_group)
 {
 	static const struct {
