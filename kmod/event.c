@@ -13,9 +13,12 @@
  * module is at the top of mark.c.
  */
 #include <linux/fanotify.h>
+#include <linux/fsnotify_backend.h>
+#include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include "event.h"
@@ -57,10 +60,71 @@ u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_event_mask);
 
-static void fsgate_event_free(struct fsgate_event *event)
+/* fanotify's FANOTIFY_DEFAULT_FEE_POOL_SIZE, on 6.1 and 6.12. */
+#define FSGATE_ERROR_RESERVE	32
+
+static struct fsgate_error_event *fsgate_error_of(struct fsgate_event *event)
+{
+	return container_of(event, struct fsgate_error_event, event);
+}
+
+/**
+ * fsgate_event_error_reserve() - set aside a group's FSGATE_FS_ERROR events
+ * @group: a group a mark asks FSGATE_FS_ERROR for
+ *
+ * As fanotify_group_init_error_pool(): once per group, a reserve of
+ * fanotify's size from which error events are taken, so that a
+ * filesystem's error is never lost for want of memory.
+ *
+ * Context: process context, may sleep; fsgate_marks_lock() held.
+ * Return: 0, or -ENOMEM.
+ */
+int fsgate_event_error_reserve(struct fsgate_group *group)
+{
+	if (mempool_initialized(&group->error_pool))
+		return 0;
+	return mempool_init_kmalloc_pool(&group->error_pool,
+					 FSGATE_ERROR_RESERVE,
+					 FSGATE_ERROR_EVENT_SIZE);
+}
+
+/**
+ * fsgate_event_error_fill() - lay out an error event's ERROR record
+ * @buf: where it goes, with room for %FSGATE_INFO_ERROR_LEN_V1 bytes
+ * @event: an %FSGATE_FS_ERROR event
+ *
+ * As fanotify's copy_error_info_to_user().
+ *
+ * Context: any.
+ * Return: the bytes written.
+ */
+size_t fsgate_event_error_fill(void *buf, const struct fsgate_event *event)
+{
+	const struct fsgate_error_event *ee =
+		container_of(event, struct fsgate_error_event, event);
+	struct fanotify_event_info_error info = {
+		.hdr = {
+			.info_type = FAN_EVENT_INFO_TYPE_ERROR,
+			.len = sizeof(info),
+		},
+		.error = ee->error,
+		.error_count = ee->count,
+	};
+
+	static_assert(sizeof(info) == FSGATE_INFO_ERROR_LEN_V1);
+	static_assert(FAN_EVENT_INFO_TYPE_ERROR == FSGATE_INFO_ERROR);
+	memcpy(buf, &info, sizeof(info));
+	return sizeof(info);
+}
+
+static void fsgate_event_free(struct fsgate_group *group,
+			      struct fsgate_event *event)
 {
 	fsgate_event_release(event);
-	kfree(event);
+	if (event->mask & FSGATE_FS_ERROR)
+		mempool_free(fsgate_error_of(event), &group->error_pool);
+	else
+		kfree(event);
 }
 
 /**
@@ -78,7 +142,7 @@ void fsgate_event_done(struct fsgate_group *group,
 	if (fsgate_is_perm(event))
 		fsgate_perm_put(fsgate_perm_of(event));
 	else
-		fsgate_event_free(event);
+		fsgate_event_free(group, event);
 }
 
 /* A FID-mode event (@fid) equals @old; any other has @old's @path. */
@@ -116,6 +180,9 @@ static bool fsgate_event_merge(struct fsgate_group *group, u32 mask,
 		if (old->pid == pid &&
 		    fsgate_event_mergeable(old, mask, path, fid)) {
 			old->mask |= mask;
+			/* fsgate_fid_mergeable(): only into an error event. */
+			if (mask & FSGATE_FS_ERROR)
+				fsgate_error_of(old)->count++;
 			return true;
 		}
 	}
@@ -246,6 +313,63 @@ out_unlock:
 	kfree(event);
 }
 
+/*
+ * As fanotify_alloc_error_event(): an error event is taken from the
+ * group's reserve, where mempool_alloc() waits rather than fail, and
+ * merges into a queued one of the same process and filesystem, which
+ * then counts it. Allocations here must not recurse into the filesystem
+ * that reports its error.
+ */
+static void fsgate_event_add_error(struct fsgate_group *group, u32 mask,
+				   const struct fsgate_fid_src *src)
+{
+	struct fs_error_report *report =
+		fsnotify_data_error_report(src->data, src->data_type);
+	struct pid *pid = fsgate_event_pid(group);
+	struct fsgate_error_event *ee;
+	struct fsgate_proc *proc = NULL;
+	struct mem_cgroup *old;
+	unsigned int nofs;
+
+	/* A mark with FSGATE_FS_ERROR set the reserve up before it was added. */
+	if (WARN_ON_ONCE(!report || !mempool_initialized(&group->error_pool)))
+		return;
+	nofs = memalloc_nofs_save();
+	ee = mempool_alloc(&group->error_pool, GFP_NOFS);
+	if (ee && (group->flags & FSGATE_REPORT_PROC)) {
+		old = fsgate_group_charge(group);
+		proc = fsgate_proc_take(FSGATE_GROUP_GFP);
+		fsgate_group_uncharge(old);
+	}
+	memalloc_nofs_restore(nofs);
+	if (!ee)
+		return;
+	ee->error = report->error;
+	ee->count = 1;
+	fsgate_fid_error_init(&ee->fid, report->inode, &src->fsid);
+	spin_lock(&group->queue_lock);
+	if (group->shutdown ||
+	    fsgate_event_merge(group, mask, NULL, &ee->fid, pid))
+		goto out_unlock;
+	/* Only the process record, fsgate's own, can be missing. */
+	if (((group->flags & FSGATE_REPORT_PROC) && !proc) ||
+	    !fsgate_event_room(group)) {
+		fsgate_event_overflow(group);
+		goto out_unlock;
+	}
+	fsgate_event_init(&ee->event, mask, NULL, pid);
+	ee->event.fid = &ee->fid;
+	ee->event.proc = proc;
+	proc = NULL;
+	fsgate_event_enqueue(group, &ee->event);
+	ee = NULL;
+out_unlock:
+	spin_unlock(&group->queue_lock);
+	fsgate_proc_free(proc);
+	if (ee)
+		mempool_free(ee, &group->error_pool);
+}
+
 /**
  * fsgate_event_queue() - tell a group of an event
  * @group: the group, referenced by the caller
@@ -272,7 +396,11 @@ void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 	bool absorbed;
 
 	if (group->flags & FSGATE_REPORT_FID_BITS) {
-		if (!WARN_ON_ONCE(!src))
+		if (WARN_ON_ONCE(!src))
+			return;
+		if (mask & FSGATE_FS_ERROR)
+			fsgate_event_add_error(group, mask, src);
+		else
 			fsgate_event_add_fid(group, mask, src);
 		return;
 	}
@@ -299,6 +427,8 @@ size_t fsgate_event_len(const struct fsgate_group *group,
 
 	if (event->fid)
 		len += fsgate_fid_len(event->fid, group->flags, event->mask);
+	if (event->mask & FSGATE_FS_ERROR)
+		len += FSGATE_INFO_ERROR_LEN_V1;
 	return len;
 }
 

@@ -2,6 +2,7 @@
 #ifndef _FSGATE_EVENT_H
 #define _FSGATE_EVENT_H
 
+#include <linux/exportfs.h>
 #include <linux/list.h>
 #include <linux/path.h>
 #include <linux/pid.h>
@@ -105,7 +106,31 @@ static inline bool fsgate_is_perm(const struct fsgate_event *event)
 	return event->mask & FSGATE_PERM_EVENTS;
 }
 
+/**
+ * struct fsgate_error_event - an %FSGATE_FS_ERROR event, as fanotify's
+ *	struct fanotify_error_event
+ * @event: the event; its @fid is @fid
+ * @error: the filesystem's errno of the first error it stands for
+ * @count: the errors it stands for (error_count)
+ * @fid: its fsid and the handle of the inode the first error was about;
+ *	%FSGATE_ERROR_EVENT_SIZE leaves room for MAX_HANDLE_SZ bytes of it
+ *
+ * Taken from the group's @error_pool, never allocated anew, so that an
+ * error is never lost for want of memory.
+ */
+struct fsgate_error_event {
+	struct fsgate_event event;
+	s32 error;
+	u32 count;
+	struct fsgate_fid fid;
+};
+
+#define FSGATE_ERROR_EVENT_SIZE	(sizeof(struct fsgate_error_event) + \
+				 MAX_HANDLE_SZ)
+
 u32 fsgate_event_mask(u32 event, u32 marks, u32 ignore);
+int fsgate_event_error_reserve(struct fsgate_group *group);
+size_t fsgate_event_error_fill(void *buf, const struct fsgate_event *event);
 void fsgate_event_queue(struct fsgate_group *group, u32 mask,
 			const struct path *path,
 			const struct fsgate_fid_src *src);

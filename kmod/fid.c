@@ -67,7 +67,8 @@ u32 fsgate_fid_event_mask(u32 group_flags, u32 event, u32 marks, u32 ignore,
 	test = event & marks & ~ignore;
 	if (!(test & ~(FAN_ONDIR | FAN_EVENT_ON_CHILD)))
 		return 0;
-	return test & (FSGATE_EVENTS | FSGATE_DIRENT_EVENTS | FAN_ONDIR);
+	return test & (FSGATE_EVENTS | FSGATE_DIRENT_EVENTS | FSGATE_FS_ERROR |
+		       FAN_ONDIR);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_fid_event_mask);
 
@@ -255,6 +256,32 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_fid_alloc);
 
+/**
+ * fsgate_fid_error_init() - what an %FSGATE_FS_ERROR event reports
+ * @fid: a record with room for MAX_HANDLE_SZ bytes of handle after it
+ * @inode: the inode the error is about, or NULL
+ * @fsid: the filesystem's fsid, as the group's mark found it
+ *
+ * As fanotify_alloc_error_event(): the handle of @inode alone, whatever
+ * the group's FID flags; none (handle_bytes 0, FILEID_INVALID) without
+ * an inode or when it cannot be encoded, and the record is read all the
+ * same (fsgate_fid_len()).
+ *
+ * Context: any; allocates nothing.
+ */
+void fsgate_fid_error_init(struct fsgate_fid *fid, struct inode *inode,
+			   const __kernel_fsid_t *fsid)
+{
+	unsigned int i;
+	u16 off = 0;
+
+	*fid = (struct fsgate_fid){ .fsid = *fsid };
+	for (i = 0; i < FSGATE_FH_SLOTS; i++)
+		fid->fh[i].type = FILEID_INVALID;
+	fsgate_fh_encode(fid, FSGATE_FH_OBJ, inode, fsgate_fh_len(inode), &off);
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_fid_error_init);
+
 static bool fsgate_fh_equal(const struct fsgate_fid *a, const struct fsgate_fid *b,
 			    enum fsgate_fh_slot slot)
 {
@@ -273,8 +300,10 @@ static bool fsgate_fh_equal(const struct fsgate_fid *a, const struct fsgate_fid 
  *
  * As fanotify_should_merge(), the process aside (the caller compares it):
  * a directory's events never merge with a non-directory's, nor FAN_RENAME
- * with other events; events without the handle that names them never
- * merge; others merge when fsid, every handle and every name are equal.
+ * or FSGATE_FS_ERROR with other events; error events merge when their
+ * fsid is equal, whatever inode they are about; other events without the
+ * handle that names them never merge; others merge when fsid, every
+ * handle and every name are equal.
  *
  * Context: any.
  * Return: true when the new event's bits may be added to the old event.
@@ -284,8 +313,11 @@ bool fsgate_fid_mergeable(u32 old_mask, const struct fsgate_fid *old,
 {
 	unsigned int i;
 
-	if ((old_mask ^ new_mask) & (FAN_ONDIR | FAN_RENAME))
+	if ((old_mask ^ new_mask) & (FAN_ONDIR | FAN_RENAME | FSGATE_FS_ERROR))
 		return false;
+	if (new_mask & FSGATE_FS_ERROR)
+		return old->fsid.val[0] == new->fsid.val[0] &&
+		       old->fsid.val[1] == new->fsid.val[1];
 	if (old->name_event != new->name_event)
 		return false;
 	if (!old->fh[old->name_event ? FSGATE_FH_DIR : FSGATE_FH_OBJ].len)
@@ -367,7 +399,8 @@ size_t fsgate_fid_len(const struct fsgate_fid *fid, u32 group_flags, u32 mask)
 		len += fsgate_fid_rec_len(fh[FSGATE_FH_DIR].len, fid->name_len);
 	if (fh[FSGATE_FH_DIR2].len)
 		len += fsgate_fid_rec_len(fh[FSGATE_FH_DIR2].len, fid->name2_len);
-	if (fh[FSGATE_FH_OBJ].len) {
+	/* An error event's record is read even without a handle. */
+	if (fh[FSGATE_FH_OBJ].len || (mask & FSGATE_FS_ERROR)) {
 		fsgate_fid_obj_type(group_flags, mask,
 				    fsgate_fid_dir_type(fid, mask), &dot);
 		len += fsgate_fid_rec_len(fh[FSGATE_FH_OBJ].len, dot);
@@ -436,7 +469,7 @@ size_t fsgate_fid_fill(void *buf, const struct fsgate_fid *fid,
 					   FSGATE_FH_DIR2,
 					   fid->buf + fid->name2_off,
 					   fid->name2_len);
-	if (fid->fh[FSGATE_FH_OBJ].len) {
+	if (fid->fh[FSGATE_FH_OBJ].len || (mask & FSGATE_FS_ERROR)) {
 		type = fsgate_fid_obj_type(group_flags, mask, dir_type, &dot);
 		len += fsgate_fid_rec_fill(buf + len, fid, type, FSGATE_FH_OBJ,
 					   dot ? (const u8 *)"." : NULL, dot);

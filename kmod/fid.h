@@ -62,6 +62,8 @@ struct fsgate_fid *fsgate_fid_alloc(u32 group_flags, u32 mask,
 				    struct inode *dir, const struct qstr *name,
 				    const __kernel_fsid_t *fsid,
 				    u32 match_types, size_t head, gfp_t gfp);
+void fsgate_fid_error_init(struct fsgate_fid *fid, struct inode *inode,
+			   const __kernel_fsid_t *fsid);
 bool fsgate_fid_mergeable(u32 old_mask, const struct fsgate_fid *old,
 			  u32 new_mask, const struct fsgate_fid *new);
 size_t fsgate_fid_len(const struct fsgate_fid *fid, u32 group_flags, u32 mask);

@@ -187,6 +187,9 @@ void fsgate_group_put(struct fsgate_group *group)
 	if (refcount_dec_and_test(&group->ref)) {
 		/* persist.c's, whose work item ended before this last put. */
 		kfree(group->persist);
+		/* Its events went with the queue, flushed before this put. */
+		if (mempool_initialized(&group->error_pool))
+			mempool_exit(&group->error_pool);
 		/* The event path may still read it, as it may the group. */
 		self = rcu_dereference_protected(group->self, true);
 		if (self)

@@ -7,6 +7,7 @@
 #include <linux/gfp.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -114,6 +115,9 @@ struct fsgate_self {
  * @absent: a persistent group nobody attached to within its absent
  *	bound: it is not asked, @absent_verdict decides; under @queue_lock
  * @absent_verdict: 0 or a negative errno, set before @absent
+ * @error_pool: the group's FSGATE_FS_ERROR events, allocated ahead as
+ *	fanotify's (event.c); set up by the first mark that asks for them,
+ *	under fsgate_mark_mutex, and torn down with the group
  *
  * Everything from @id to @orphan_verdict but @self is set before the
  * group is published and never changes, so readers need no lock for it.
@@ -182,6 +186,7 @@ struct fsgate_group {
 	bool torn;
 	bool absent;
 	int absent_verdict;
+	mempool_t error_pool;
 };
 
 /*

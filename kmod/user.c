@@ -307,6 +307,9 @@ static size_t fsgate_event_info(struct fsgate_group *group,
 				       event->mask);
 	if (event->proc)
 		len += fsgate_info_proc_fill(info + len, event->proc);
+	/* Last, as fanotify puts its ERROR record after the pidfd record. */
+	if (event->mask & FSGATE_FS_ERROR)
+		len += fsgate_event_error_fill(info + len, event);
 	return len;
 }
 
@@ -781,7 +784,8 @@ out_put:
  * FSGATE_MARK_EVICTABLE on a mount or filesystem), unknown or
  * missing event bits (a removal may name only event flags), permission
  * events for a notification group, FSGATE_DIRENT_EVENTS for a group
- * without FID reporting or on a mount, FAN_RENAME without
+ * without FID reporting or on a mount, FSGATE_FS_ERROR for a group
+ * without FID reporting or on anything but a filesystem, FAN_RENAME without
  * FSGATE_REPORT_NAME, or non-zero reserved fields.
  */
 int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
@@ -805,11 +809,12 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 		return mark->flags & ~(FSGATE_MARK_FLUSH | FSGATE_MARK_TYPES) ?
 		       -EINVAL : 0;
 	/* As fanotify, a removal may name only FAN_ONDIR or FAN_EVENT_ON_CHILD. */
-	if (!(mark->mask & (FSGATE_EVENTS | FSGATE_DIRENT_EVENTS)) &&
+	if (!(mark->mask & (FSGATE_EVENTS | FSGATE_DIRENT_EVENTS |
+			    FSGATE_FS_ERROR)) &&
 	    !(action == FSGATE_MARK_REMOVE && mark->mask))
 		return -EINVAL;
 	if (mark->mask & ~(u64)(FSGATE_EVENTS | FSGATE_DIRENT_EVENTS |
-				FSGATE_MASK_FLAGS))
+				FSGATE_FS_ERROR | FSGATE_MASK_FLAGS))
 		return -EINVAL;
 	/* As fanotify: only groups that decide may ask to decide. */
 	if ((mark->mask & FSGATE_PERM_EVENTS) &&
@@ -822,6 +827,11 @@ int fsgate_mark_check(const struct fsgate_mark *mark, u32 group_flags)
 	if ((mark->mask & FSGATE_DIRENT_EVENTS) &&
 	    (!(group_flags & FSGATE_REPORT_FID_BITS) ||
 	     type == FSGATE_MARK_MOUNT))
+		return -EINVAL;
+	/* As fanotify: a filesystem's errors, on its filesystem mark only. */
+	if ((mark->mask & FSGATE_FS_ERROR) &&
+	    (type != FSGATE_MARK_FILESYSTEM ||
+	     !(group_flags & FSGATE_REPORT_FID_BITS)))
 		return -EINVAL;
 	/* FAN_RENAME's records name both sides: fanotify has it with names only. */
 	if ((mark->mask & FAN_RENAME) && !(group_flags & FSGATE_REPORT_NAME))
@@ -1035,7 +1045,8 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  * any mark to a group whose events carry fds (no FID reporting); -EBADF,
  * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
  * other lookup errors for the object; -ENOENT to remove a mark that does
- * not exist; -ENOSPC past max_marks; -ENOMEM.
+ * not exist; -ENOSPC past max_marks; -ENOMEM (also for the reserve of a
+ * group's first FSGATE_FS_ERROR mark).
  */
 static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 {
@@ -1097,10 +1108,14 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	fsgate_mark_key(&key, type, &path);
 	fsgate_mark_change(&mark, &path, group->flags, &change);
 	nofs = fsgate_marks_lock();
-	if (mark.flags & FSGATE_MARK_ADD)
-		ret = fsgate_sub_add(group, &key, &change);
-	else
+	if (!(mark.flags & FSGATE_MARK_ADD))
 		ret = fsgate_sub_remove(group, &key, &change);
+	/* As fanotify_add_mark(): error events are set aside first. */
+	else if (change.mask & FSGATE_FS_ERROR)
+		ret = fsgate_event_error_reserve(group) ?:
+		      fsgate_sub_add(group, &key, &change);
+	else
+		ret = fsgate_sub_add(group, &key, &change);
 	fsgate_marks_unlock(nofs);
 out_put_path:
 	path_put(&path);

@@ -15,6 +15,7 @@
  * from with name_to_handle_at()), so that neither can pass by doing
  * nothing. Errnos of invalid combinations are compared the same way.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -1114,6 +1116,451 @@ TEST(overlay_marks_and_handles_as_this_kernels_fanotify)
 	close(g);
 	umount2(merged, MNT_DETACH);
 	fsgate_test_tmpfs_done(base);
+}
+
+/*
+ * FAN_FS_ERROR (fanotify's since 5.16): ext4 reports the errors it finds
+ * (ext4_error(), fsnotify_sb_error()) to filesystem marks of FID groups,
+ * each with a FID record of the inode it was about and an ERROR record.
+ * The image is made, one directory block of it corrupted while it is
+ * not mounted, and mounted with errors=continue, so that every read of
+ * that directory is an error of its own and the filesystem goes on.
+ */
+#ifndef FAN_FS_ERROR
+#define FAN_FS_ERROR			0x00008000
+#endif
+#ifndef FAN_EVENT_INFO_TYPE_ERROR
+#define FAN_EVENT_INFO_TYPE_ERROR	5
+#endif
+#ifndef EFSCORRUPTED
+#define EFSCORRUPTED			EUCLEAN
+#endif
+
+/* fanotify's struct fanotify_event_info_error, which old headers lack. */
+struct fserr_info_error {
+	struct fanotify_event_info_header hdr;
+	int32_t error;
+	uint32_t error_count;
+};
+
+/* The entry whose directory block the test breaks, found by its name. */
+#define FSERR_NAME	"fsgate-fs-error-victim-entry"
+
+FIXTURE(fserr) {
+	char root[64];
+	char img[64];
+	char dev[32];
+	int fa;
+	int g;
+	__kernel_fsid_t fsid;
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[MAX_HANDLE_SZ];
+	} dir;
+};
+
+/* Make a directory's first entry ("."), in the image, of length 0. */
+static int fserr_corrupt(const char *img)
+{
+	static unsigned char buf[8 << 20];
+	const size_t nlen = sizeof(FSERR_NAME) - 1;
+	unsigned char *hit = NULL, *dot;
+	ssize_t n;
+	size_t i;
+	int fd = open(img, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, sizeof(buf), 0);
+	for (i = 0; n > 0 && i + nlen <= (size_t)n; i++)
+		if (!memcmp(buf + i, FSERR_NAME, nlen)) {
+			hit = buf + i;
+			break;
+		}
+	/* ".", "..", then the entry: 12, 12 and 8 bytes of header before. */
+	if (!hit || hit - buf < 32) {
+		close(fd);
+		return -1;
+	}
+	dot = hit - 32;
+	if (dot[4] != 12 || dot[5] || dot[6] != 1 || dot[8] != '.' ||
+	    dot[12 + 8] != '.' || dot[12 + 9] != '.') {
+		close(fd);
+		return -1;
+	}
+	dot[4] = 0;
+	n = pwrite(fd, dot + 4, 1, dot + 4 - buf);
+	if (fsync(fd) || n != 1) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+FIXTURE_SETUP(fserr)
+{
+	char path[160];
+	struct statfs sfs;
+	int fd, mnt;
+
+	self->fa = -1;
+	self->g = -1;
+	ASSERT_EQ(0, fsgate_test_own_mounts());
+	snprintf(self->img, sizeof(self->img), "/tmp/fserr.%d.img", getpid());
+	snprintf(self->root, sizeof(self->root), "/tmp/fserr.%d", getpid());
+	ASSERT_EQ(0, fsgate_test_ext4(self->img, self->dev, sizeof(self->dev)));
+	ASSERT_EQ(0, mkdir(self->root, 0755));
+	ASSERT_EQ(0, mount(self->dev, self->root, "ext4", 0, "errors=continue"));
+	snprintf(path, sizeof(path), "%s/bad", self->root);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	snprintf(path, sizeof(path), "%s/bad/" FSERR_NAME, self->root);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/bad", self->root);
+	self->dir.fh.handle_bytes = MAX_HANDLE_SZ;
+	ASSERT_EQ(0, name_to_handle_at(AT_FDCWD, path, &self->dir.fh, &mnt, 0));
+	ASSERT_EQ(0, umount(self->root));
+	fsgate_test_loop_detach(self->dev);
+	ASSERT_EQ(0, fserr_corrupt(self->img));
+	ASSERT_EQ(0, fsgate_test_loop_attach(self->img, self->dev,
+					     sizeof(self->dev)));
+	ASSERT_EQ(0, mount(self->dev, self->root, "ext4", 0, "errors=continue"));
+	ASSERT_EQ(0, statfs(self->root, &sfs));
+	memcpy(&self->fsid, &sfs.f_fsid, sizeof(self->fsid));
+}
+
+FIXTURE_TEARDOWN(fserr)
+{
+	if (self->fa >= 0)
+		close(self->fa);
+	if (self->g >= 0)
+		close(self->g);
+	umount2(self->root, MNT_DETACH);
+	fsgate_test_loop_detach(self->dev);
+	unlink(self->img);
+	rmdir(self->root);
+}
+
+/*
+ * One read of the broken directory, opened anew: one ext4_error() (a
+ * lookup would stop at the bad entry without one).
+ */
+static void fserr_error_at(const char *root)
+{
+	char path[160];
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/bad", root);
+	d = opendir(path);
+	if (!d)
+		return;
+	while (readdir(d))
+		;
+	closedir(d);
+}
+
+static void fserr_error(FIXTURE_DATA(fserr) *self)
+{
+	fserr_error_at(self->root);
+}
+
+#ifndef FAN_REPORT_PIDFD
+#define FAN_REPORT_PIDFD		0x00000080
+#endif
+#ifndef FAN_EVENT_INFO_TYPE_PIDFD
+#define FAN_EVENT_INFO_TYPE_PIDFD	4
+#endif
+
+#define FSGATE_RUN		"/fsgate/bin/fsgate-run"
+#define FSERR_ROOT_ENV		"FSGATE_FID_TEST_FSERR_ROOT"
+#define FSERR_FLAGS_ENV		"FSGATE_FID_TEST_FSERR_FLAGS"
+#define FSERR_OUT_ENV		"FSGATE_FID_TEST_FSERR_OUT"
+
+/*
+ * A fanotify program's steps: a group with @flags (fsgate's with @layer,
+ * else in-tree fanotify's, or -EPROTO), a filesystem mark
+ * for FAN_FS_ERROR on @root, two errors, one read into @buf. A pidfd
+ * record's pidfd, a number of the process's own, is closed and read as
+ * 0, as is the event's pid when it is the process's own. Return: the bytes read, or a negative errno.
+ */
+static ssize_t fserr_steps(const char *root, unsigned int flags,
+			   bool layer, unsigned char *buf, size_t len)
+{
+	struct fanotify_event_info_header hdr;
+	struct fanotify_event_metadata m;
+	char link[64], target[64] = "";
+	size_t r;
+	int32_t pidfd;
+	ssize_t n;
+	int fa;
+
+	fa = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC | flags,
+			   O_RDONLY | O_CLOEXEC);
+	if (fa < 0)
+		return -errno;
+	/* Under the layer, the group must be fsgate's, not in-tree fanotify's. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fa);
+	if (readlink(link, target, sizeof(target) - 1) < 0 ||
+	    !strcmp(target, "anon_inode:[fanotify]") == layer) {
+		close(fa);
+		return -EPROTO;
+	}
+	if (fanotify_mark(fa, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+			  FAN_FS_ERROR, AT_FDCWD, root)) {
+		n = -errno;
+		close(fa);
+		return n;
+	}
+	fserr_error_at(root);
+	fserr_error_at(root);
+	n = read(fa, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fa);
+	if (n < (ssize_t)sizeof(m))
+		return n;
+	memcpy(&m, buf, sizeof(m));
+	/* Its own pid reads as 0: this process or the one under fsgate-run. */
+	if (m.pid == getpid()) {
+		m.pid = 0;
+		memcpy(buf, &m, sizeof(m));
+	}
+	for (r = m.metadata_len; r + sizeof(hdr) <= m.event_len &&
+	     m.event_len <= (size_t)n; r += hdr.len) {
+		memcpy(&hdr, buf + r, sizeof(hdr));
+		if (hdr.len < sizeof(hdr))
+			break;
+		if (hdr.info_type != FAN_EVENT_INFO_TYPE_PIDFD ||
+		    hdr.len < sizeof(hdr) + sizeof(pidfd))
+			continue;
+		memcpy(&pidfd, buf + r + sizeof(hdr), sizeof(pidfd));
+		if (pidfd >= 0) {
+			close(pidfd);
+			pidfd = 0;
+			memcpy(buf + r + sizeof(hdr), &pidfd, sizeof(pidfd));
+		}
+	}
+	return n;
+}
+
+/* fserr_steps(), when the layer test below starts this program so. */
+static void __attribute__((constructor)) fserr_layer_mode(void)
+{
+	static unsigned char buf[BUF_LEN];
+	const char *root = getenv(FSERR_ROOT_ENV);
+	const char *flags = getenv(FSERR_FLAGS_ENV);
+	const char *out = getenv(FSERR_OUT_ENV);
+	ssize_t n;
+
+	if (!root || !flags || !out)
+		return;
+	n = fserr_steps(root, strtoul(flags, NULL, 0), true, buf, sizeof(buf));
+	if (write(atoi(out), &n, sizeof(n)) != sizeof(n) ||
+	    (n > 0 && write(atoi(out), buf, n) != n))
+		_exit(1);
+	_exit(0);
+}
+
+/* fserr_steps() in this program re-run under fsgate-run; 0 or -1. */
+static int fserr_layer(const char *root, unsigned int flags,
+		       unsigned char *buf, size_t len, ssize_t *n)
+{
+	char exe[256], out[16], fl[16];
+	size_t got = 0;
+	int p[2], status;
+	ssize_t r;
+	pid_t pid;
+
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (r < 0 || pipe(p))
+		return -1;
+	exe[r] = 0;
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		snprintf(out, sizeof(out), "%d", p[1]);
+		snprintf(fl, sizeof(fl), "%#x", flags);
+		setenv(FSERR_ROOT_ENV, root, 1);
+		setenv(FSERR_FLAGS_ENV, fl, 1);
+		setenv(FSERR_OUT_ENV, out, 1);
+		execl(FSGATE_RUN, FSGATE_RUN, "--", exe, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], n, sizeof(*n)) != sizeof(*n)) {
+		close(p[0]);
+		return -1;
+	}
+	while (*n > 0 && got < (size_t)*n && got < len) {
+		r = read(p[0], buf + got, *n - got);
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return *n > 0 && got != (size_t)*n ? -1 : 0;
+}
+
+/* Read both groups: the same bytes, one event of @count errors. */
+static void fserr_expect(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(fserr) *self, uint32_t count)
+{
+	static unsigned char a[BUF_LEN], b[BUF_LEN];
+	struct fanotify_event_metadata m;
+	struct fanotify_event_info_fid fid;
+	struct file_handle fh;
+	struct fserr_info_error err;
+	size_t fid_len = sizeof(fid) + sizeof(fh) + self->dir.fh.handle_bytes;
+	ssize_t na, nb;
+
+	na = read(self->fa, a, sizeof(a));
+	nb = read(self->g, b, sizeof(b));
+	ASSERT_EQ(na, nb) TH_LOG("fanotify %zd bytes, fsgate %zd: %s", na, nb,
+				 strerror(errno));
+	EXPECT_EQ(0, memcmp(a, b, na));
+	/* fanotify's event, as it must be: one, of these records. */
+	ASSERT_EQ((ssize_t)(sizeof(m) + fid_len + sizeof(err)), nb);
+	memcpy(&m, b, sizeof(m));
+	EXPECT_EQ(nb, m.event_len);
+	EXPECT_EQ(FAN_FS_ERROR, m.mask);
+	EXPECT_EQ(FAN_NOFD, m.fd);
+	EXPECT_EQ(getpid(), m.pid);
+	memcpy(&fid, b + sizeof(m), sizeof(fid));
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_FID, fid.hdr.info_type);
+	EXPECT_EQ(fid_len, fid.hdr.len);
+	EXPECT_EQ(0, memcmp(&fid.fsid, &self->fsid, sizeof(self->fsid)));
+	memcpy(&fh, b + sizeof(m) + sizeof(fid), sizeof(fh));
+	EXPECT_EQ(self->dir.fh.handle_type, fh.handle_type);
+	EXPECT_EQ(self->dir.fh.handle_bytes, fh.handle_bytes);
+	EXPECT_EQ(0, memcmp(b + sizeof(m) + sizeof(fid) + sizeof(fh),
+			    self->dir.fh.f_handle, self->dir.fh.handle_bytes));
+	memcpy(&err, b + sizeof(m) + fid_len, sizeof(err));
+	EXPECT_EQ(FAN_EVENT_INFO_TYPE_ERROR, err.hdr.info_type);
+	EXPECT_EQ(sizeof(err), err.hdr.len);
+	EXPECT_EQ(EFSCORRUPTED, err.error);
+	EXPECT_EQ(count, err.error_count);
+}
+
+/*
+ * The event and its records, byte for byte fanotify's; errors while one
+ * is pending count in it (error_count) instead of queueing more.
+ */
+TEST_F(fserr, fs_error_events_records_and_merging)
+{
+	static unsigned char more[BUF_LEN];
+	struct fsgate_version v;
+	int i;
+
+	ASSERT_EQ(0, fsgate_version(&v));
+	EXPECT_TRUE(v.features & FSGATE_FEATURE_FS_ERROR);
+	self->fa = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC |
+				 FAN_REPORT_FID, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fa);
+	self->g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_NONBLOCK |
+			      FSGATE_CLOEXEC | FSGATE_REPORT_FID,
+			      O_RDONLY | O_CLOEXEC, FSGATE_PRIORITY_DEFAULT);
+	ASSERT_LE(0, self->g);
+	ASSERT_EQ(0, fanotify_mark(self->fa, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				   FAN_FS_ERROR, AT_FDCWD, self->root));
+	ASSERT_EQ(0, fsgate_mark(self->g, FSGATE_MARK_ADD |
+				 FSGATE_MARK_FILESYSTEM, FSGATE_FS_ERROR,
+				 AT_FDCWD, self->root))
+		TH_LOG("fsgate mark: %s", strerror(errno));
+	fserr_error(self);
+	fserr_expect(_metadata, self, 1);
+	for (i = 0; i < 5; i++)
+		fserr_error(self);
+	fserr_expect(_metadata, self, 5);
+	/* Nothing more is queued: the five were one event. */
+	EXPECT_EQ(-1, read(self->fa, more, sizeof(more)));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(-1, read(self->g, more, sizeof(more)));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/*
+ * fanotify_mark()'s rules: FAN_FS_ERROR only on a filesystem mark, and
+ * only for a FID group (EINVAL otherwise, from both).
+ */
+/*
+ * Through the fanotify layer (fsgate-run): a fanotify program reads the
+ * bytes in-tree fanotify gives it, FAN_REPORT_PIDFD's record between the
+ * FID and ERROR records included (the pid, the reading process's own,
+ * and the pidfd, a number of its own, read as 0 on both sides).
+ */
+TEST_F(fserr, fs_error_through_the_layer_as_fanotify)
+{
+	static const unsigned int modes[] = {
+		FAN_REPORT_FID, FAN_REPORT_FID | FAN_REPORT_PIDFD,
+	};
+	static unsigned char a[BUF_LEN], b[BUF_LEN];
+	struct fanotify_event_metadata m;
+	ssize_t na, nb;
+	unsigned int i;
+
+	ASSERT_EQ(0, access(FSGATE_RUN, X_OK)) TH_LOG("%s: %m", FSGATE_RUN);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		na = fserr_steps(self->root, modes[i], false, a, sizeof(a));
+		ASSERT_EQ(0, fserr_layer(self->root, modes[i], b, sizeof(b),
+					 &nb)) TH_LOG("mode %#x", modes[i]);
+		ASSERT_LT(0, na) TH_LOG("mode %#x: %s", modes[i],
+					strerror(-na));
+		EXPECT_EQ(na, nb) TH_LOG("mode %#x: fsgate %s", modes[i],
+					 nb < 0 ? strerror(-nb) : "");
+		EXPECT_EQ(0, memcmp(a, b, na < nb ? na : nb))
+			TH_LOG("mode %#x", modes[i]);
+		memcpy(&m, a, sizeof(m));
+		EXPECT_EQ(FAN_FS_ERROR, m.mask);
+		EXPECT_EQ(na, m.event_len);
+	}
+}
+
+TEST_F(fserr, fs_error_needs_a_filesystem_mark_of_a_fid_group)
+{
+	static const struct {
+		unsigned int init;
+		unsigned int flags;
+		int err;
+	} cases[] = {
+		{ 0, FAN_MARK_FILESYSTEM, EINVAL },
+		{ FAN_REPORT_FID, FAN_MARK_INODE, EINVAL },
+		{ FAN_REPORT_FID, FAN_MARK_MOUNT, EINVAL },
+		{ FAN_REPORT_DFID_NAME, FAN_MARK_INODE, EINVAL },
+		{ FAN_REPORT_DFID_NAME, FAN_MARK_FILESYSTEM, 0 },
+		{ FAN_REPORT_FID, FAN_MARK_FILESYSTEM, 0 },
+	};
+	unsigned int i;
+	int efa, eg;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		self->fa = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC |
+					 cases[i].init, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, self->fa);
+		self->g = fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_CLOEXEC |
+				      cases[i].init, O_RDONLY | O_CLOEXEC,
+				      FSGATE_PRIORITY_DEFAULT);
+		ASSERT_LE(0, self->g);
+		errno = 0;
+		efa = fanotify_mark(self->fa, FAN_MARK_ADD | cases[i].flags,
+				    FAN_FS_ERROR, AT_FDCWD, self->root) ?
+		      errno : 0;
+		errno = 0;
+		eg = fsgate_mark(self->g, FSGATE_MARK_ADD | cases[i].flags,
+				 FSGATE_FS_ERROR, AT_FDCWD, self->root) ?
+		     errno : 0;
+		EXPECT_EQ(cases[i].err, efa) TH_LOG("case %u: fanotify %s", i,
+						    strerror(efa));
+		EXPECT_EQ(cases[i].err, eg) TH_LOG("case %u: fsgate %s", i,
+						   strerror(eg));
+		close(self->fa);
+		close(self->g);
+		self->fa = -1;
+		self->g = -1;
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -201,6 +201,18 @@ struct fsgate_init {
 				 0x00000400 /* FAN_DELETE_SELF */ | \
 				 0x00000800 /* FAN_MOVE_SELF */ | \
 				 0x10000000 /* FAN_RENAME */)
+/*
+ * fanotify's FAN_FS_ERROR (Linux 5.16): errors a filesystem reports
+ * (ext4_error(), fsnotify_sb_error()), on filesystem marks of groups
+ * with FSGATE_REPORT_FID only (EINVAL otherwise, as fanotify). Each event
+ * carries a FID record of the inode the error was about (handle_bytes 0
+ * and handle_type FILEID_INVALID when none) and fanotify's struct
+ * fanotify_event_info_error record, FSGATE_INFO_ERROR. Such events are
+ * allocated ahead from a reserve of the group, and an error while one of
+ * the same process and filesystem is queued counts in its error_count.
+ * FSGATE_FEATURE_FS_ERROR.
+ */
+#define FSGATE_FS_ERROR		0x00008000
 /* Flags a mark's mask may carry besides events. */
 #define FSGATE_MASK_FLAGS	(FAN_ONDIR | FAN_EVENT_ON_CHILD)
 
@@ -335,6 +347,16 @@ struct fsgate_info_perm {
 
 #define FSGATE_INFO_PERM_LEN_V1		24
 #define FSGATE_INFO_PERM_LEN_V2		32
+
+/*
+ * The record of an FSGATE_FS_ERROR event: fanotify's struct
+ * fanotify_event_info_error and FAN_EVENT_INFO_TYPE_ERROR, 12 bytes as
+ * fanotify writes it (after the FID record, which is 4-byte padded, as
+ * fanotify's): @error is the filesystem's errno (EUCLEAN, EFSCORRUPTED,
+ * for ext4's corruption), @error_count the errors it stands for.
+ */
+#define FSGATE_INFO_ERROR		5
+#define FSGATE_INFO_ERROR_LEN_V1	12
 
 #define FSGATE_INFO_PROC		0x81
 
@@ -707,6 +729,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_GROUPS_PERSIST	(1ULL << 22)
 /* FSGATE_REPORT_FD_ERROR */
 #define FSGATE_FEATURE_REPORT_FD_ERROR	(1ULL << 23)
+/* FSGATE_FS_ERROR and FSGATE_INFO_ERROR */
+#define FSGATE_FEATURE_FS_ERROR		(1ULL << 25)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
