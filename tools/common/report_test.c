@@ -256,6 +256,19 @@ static void persistent(struct fsgate_group_info *g, const char *name)
 	g->handovers = 1;
 }
 
+/* A group's policies, wait bounds and marks by type (issue 40, item 3). */
+static void with_policy(struct fsgate_group_info *g)
+{
+	g->timeout_ms = 1500;
+	g->max_wait_ms = 7000;
+	g->timeout_verdict = FSGATE_VERDICT_DENY;
+	g->timeout_errno = 5;	/* EIO */
+	g->orphan_verdict = FSGATE_VERDICT_ALLOW;
+	g->inode_marks = 2;
+	g->mount_marks = 0;
+	g->filesystem_marks = 1;
+}
+
 static const struct report_param params[] = {
 	{ "default_timeout_ms", 5000 },
 	{ "max_groups", 128 },
@@ -306,6 +319,11 @@ static void metrics_are_valid_exposition(void **state)
 	persistent(&g[0], "fsgate-hsm");
 	counting_group(&g[1], 3, "fsgate-scan");
 	counting_group(&g[2], 7, "we\"ird\\ name\n");
+	/* One group with policies (a module with groups-ver2), one too with
+	 * a label value to escape, one without. */
+	with_policy(&g[1]);
+	with_policy(&g[2]);
+	g[2].timeout_ms = FSGATE_TIMEOUT_NONE;
 	text = metrics_of(&loaded, g, 3);
 	assert_int_equal(check_exposition(text), 0);
 	/* For tests/harness/metrics.sh: the same text to promtool. */
@@ -465,19 +483,6 @@ static void json_persist_object(void **state)
 		"\"absent_left_ms\":12500,\"linger_left_ms\":null,"
 		"\"attaches\":3,\"handovers\":1},\"policy\":null,"
 		"\"marks_by_type\":null}"));
-}
-
-/* A group's policies, wait bounds and marks by type (issue 40, item 3). */
-static void with_policy(struct fsgate_group_info *g)
-{
-	g->timeout_ms = 1500;
-	g->max_wait_ms = 7000;
-	g->timeout_verdict = FSGATE_VERDICT_DENY;
-	g->timeout_errno = 5;	/* EIO */
-	g->orphan_verdict = FSGATE_VERDICT_ALLOW;
-	g->inode_marks = 2;
-	g->mount_marks = 0;
-	g->filesystem_marks = 1;
 }
 
 static void json_policy_and_marks_by_type(void **state)
