@@ -356,35 +356,53 @@ TEST_F(three, longer_records_are_zero_filled)
 }
 
 /*
+ * Records of @size, shorter than the module's, against @e, the @n the
+ * module gave at full size: each the first @size bytes of its entry at
+ * the caller's stride, nothing written past the last.
+ */
+static void expect_short_records(struct __test_metadata *_metadata,
+				 const struct fsgate_group_entry *e, int n,
+				 unsigned int size)
+{
+	static unsigned char buf[ROOM * FSGATE_GROUP_ENTRY_SIZE_VER1 + 64];
+	int i;
+
+	memset(buf, FILL, sizeof(buf));
+	ASSERT_EQ(n, list_groups(buf, ROOM, size));
+	for (i = 0; i < n; i++) {
+		const unsigned char *rec = buf + (size_t)i * size;
+		struct fsgate_group_entry got;
+
+		memset(&got, 0, sizeof(got));
+		memcpy(&got, rec, size);
+		EXPECT_EQ(e[i].id, got.id);
+		EXPECT_STREQ(e[i].comm, got.comm);
+		EXPECT_EQ(e[i].priority, got.priority);
+		EXPECT_EQ(e[i].attached, got.attached);
+		if (size < FSGATE_GROUP_ENTRY_SIZE_VER1)
+			continue;
+		EXPECT_STREQ(e[i].name, got.name);
+		EXPECT_EQ(e[i].absent_left_ms, got.absent_left_ms);
+		EXPECT_EQ(e[i].handovers, got.handovers);
+		EXPECT_EQ(0, got.timeout_verdict);
+	}
+	EXPECT_EQ(1, all_bytes(buf + (size_t)n * size, FILL,
+			       sizeof(buf) - (size_t)n * size));
+}
+
+/*
  * A caller that knows only the first version's records gets them at its
  * stride: the first FSGATE_GROUP_ENTRY_SIZE_VER0 bytes of each entry,
  * nothing written past its last record.
  */
 TEST_F(three, first_version_records_hold_the_first_fields)
 {
-	static unsigned char buf[ROOM * FSGATE_GROUP_ENTRY_SIZE_VER0 + 64];
 	struct fsgate_group_entry e[ROOM];
-	int n, i;
+	int n;
 
 	n = list_all(e);
 	ASSERT_LE(3, n);
-	memset(buf, FILL, sizeof(buf));
-	ASSERT_EQ(n, list_groups(buf, ROOM, FSGATE_GROUP_ENTRY_SIZE_VER0));
-	for (i = 0; i < n; i++) {
-		const unsigned char *rec = buf + (size_t)i *
-					   FSGATE_GROUP_ENTRY_SIZE_VER0;
-		struct fsgate_group_entry got;
-
-		memset(&got, 0, sizeof(got));
-		memcpy(&got, rec, FSGATE_GROUP_ENTRY_SIZE_VER0);
-		EXPECT_EQ(e[i].id, got.id);
-		EXPECT_STREQ(e[i].comm, got.comm);
-		EXPECT_EQ(e[i].priority, got.priority);
-		EXPECT_EQ(e[i].attached, got.attached);
-	}
-	EXPECT_EQ(1, all_bytes(buf + (size_t)n * FSGATE_GROUP_ENTRY_SIZE_VER0,
-			       FILL, sizeof(buf) - (size_t)n *
-			       FSGATE_GROUP_ENTRY_SIZE_VER0));
+	expect_short_records(_metadata, e, n, FSGATE_GROUP_ENTRY_SIZE_VER0);
 }
 
 /*
@@ -394,32 +412,12 @@ TEST_F(three, first_version_records_hold_the_first_fields)
  */
 TEST_F(three, persistent_version_records_hold_what_they_held)
 {
-	static unsigned char buf[ROOM * FSGATE_GROUP_ENTRY_SIZE_VER1 + 64];
 	struct fsgate_group_entry e[ROOM];
-	int n, i;
+	int n;
 
 	n = list_all(e);
 	ASSERT_LE(3, n);
-	memset(buf, FILL, sizeof(buf));
-	ASSERT_EQ(n, list_groups(buf, ROOM, FSGATE_GROUP_ENTRY_SIZE_VER1));
-	for (i = 0; i < n; i++) {
-		const unsigned char *rec = buf + (size_t)i *
-					   FSGATE_GROUP_ENTRY_SIZE_VER1;
-		struct fsgate_group_entry got;
-
-		memset(&got, 0, sizeof(got));
-		memcpy(&got, rec, FSGATE_GROUP_ENTRY_SIZE_VER1);
-		EXPECT_EQ(e[i].id, got.id);
-		EXPECT_STREQ(e[i].comm, got.comm);
-		EXPECT_EQ(e[i].priority, got.priority);
-		EXPECT_STREQ(e[i].name, got.name);
-		EXPECT_EQ(e[i].absent_left_ms, got.absent_left_ms);
-		EXPECT_EQ(e[i].handovers, got.handovers);
-		EXPECT_EQ(0, got.timeout_verdict);
-	}
-	EXPECT_EQ(1, all_bytes(buf + (size_t)n * FSGATE_GROUP_ENTRY_SIZE_VER1,
-			       FILL, sizeof(buf) - (size_t)n *
-			       FSGATE_GROUP_ENTRY_SIZE_VER1));
+	expect_short_records(_metadata, e, n, FSGATE_GROUP_ENTRY_SIZE_VER1);
 }
 
 /* The module parameter @name as a number, or 0. */

@@ -319,6 +319,36 @@ static void module_metrics(FILE *f, const struct report_module *m, size_t n)
 }
 
 /*
+ * The timeout (@orphan 0) or orphan verdict of each group that says, as
+ * an info-style gauge: 1, the verdict its label.
+ */
+static void verdict_family(FILE *f, const struct fsgate_group_info *g,
+			   size_t n, int orphan)
+{
+	const char *name = orphan ? "fsgate_group_orphan_verdict" :
+				    "fsgate_group_timeout_verdict";
+	char buf[32];
+	size_t j;
+
+	family(f, name, "", "gauge", orphan ?
+	       "1, labelled with the verdict pending events get when the group goes away." :
+	       "1, labelled with the verdict a timeout gives: allow, deny or deny:ERRNO.");
+	for (j = 0; j < n; j++) {
+		if (!g[j].timeout_verdict)
+			continue;
+		fputs(name, f);
+		group_labels_with(f, &g[j], "verdict",
+				  orphan ? report_verdict_name(g[j].orphan_verdict,
+							       g[j].orphan_errno,
+							       buf, sizeof(buf)) :
+					   report_verdict_name(g[j].timeout_verdict,
+							       g[j].timeout_errno,
+							       buf, sizeof(buf)));
+		fputs(" 1\n", f);
+	}
+}
+
+/*
  * The groups' verdict policies, as info-style gauges (1, the verdict a
  * label), and their marks by type; none where the module does not say.
  */
@@ -327,36 +357,13 @@ static void policy_metrics(FILE *f, const struct fsgate_group_info *g,
 {
 	static const char *const types[] = { "inode", "mount", "filesystem" };
 	size_t i, j, known = 0;
-	char buf[32];
 
 	for (j = 0; j < n; j++)
 		known += !!g[j].timeout_verdict;
 	if (!known)
 		return;
-	family(f, "fsgate_group_timeout_verdict", "", "gauge",
-	       "1, labelled with the verdict a timeout gives: allow, deny or deny:ERRNO.");
-	for (j = 0; j < n; j++) {
-		if (!g[j].timeout_verdict)
-			continue;
-		fputs("fsgate_group_timeout_verdict", f);
-		group_labels_with(f, &g[j], "verdict",
-				  report_verdict_name(g[j].timeout_verdict,
-						      g[j].timeout_errno, buf,
-						      sizeof(buf)));
-		fputs(" 1\n", f);
-	}
-	family(f, "fsgate_group_orphan_verdict", "", "gauge",
-	       "1, labelled with the verdict pending events get when the group goes away.");
-	for (j = 0; j < n; j++) {
-		if (!g[j].timeout_verdict)
-			continue;
-		fputs("fsgate_group_orphan_verdict", f);
-		group_labels_with(f, &g[j], "verdict",
-				  report_verdict_name(g[j].orphan_verdict,
-						      g[j].orphan_errno, buf,
-						      sizeof(buf)));
-		fputs(" 1\n", f);
-	}
+	verdict_family(f, g, n, 0);
+	verdict_family(f, g, n, 1);
 	family(f, "fsgate_group_marks_by_type", "", "gauge",
 	       "Objects the group marks, by mark type: inode, mount, filesystem.");
 	for (j = 0; j < n; j++) {
