@@ -127,6 +127,17 @@ touch $d/go
 wait $reader
 wait_text $d/trace.json "\"ino\":$(stat -c %i $d/w/f3),"
 kill -TERM $tracer
+# Bounded: a tracer that does not end is a failure, with where it waits.
+i=0
+while kill -0 $tracer 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 $tracer 2>/dev/null; then
+	{ echo "# still running after SIGTERM:"; cat /proc/$tracer/wchan
+	  echo; cat /proc/$tracer/stack; ps; } >>$d/trace.err 2>&1
+	kill -KILL $tracer
+fi
 wait $tracer
 st=$?
 { cat $d/trace.err; echo "instance: $inst"; } >>$d/trace.json
@@ -145,8 +156,7 @@ unshare -m sh -c 'umount -l /sys/kernel/tracing 2>/dev/null
 	umount -l /sys/kernel/debug 2>/dev/null
 	exec fsgatectl why -t 1' >$d/notrace.out 2>&1
 st=$?
-setpriv --reuid 65534 --regid 65534 --clear-groups fsgatectl why -t 1 \
-	>$d/user.out 2>&1
+su -s /bin/sh nobody -c "$(command -v fsgatectl) why -t 1" >$d/user.out 2>&1
 st2=$?
 cat $d/user.out >>$d/notrace.out
 [ $st = 1 ] && [ $st2 = 1 ] &&
