@@ -263,6 +263,7 @@ $(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
 # what X.c calls of the tools' shared code and of libfsgate (TOOLS_TEST_X).
 TOOLS_TEST_report := tools/common/json.c lib/describe.c
 TOOLS_TEST_modconf := tools/common/replace.c
+TOOLS_TEST_why := tools/common/json.c lib/describe.c
 $(B)/tests/tools_%_test: tools/common/%_test.c tools/common/%.c tools/common/%.h \
 			 lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)

@@ -110,7 +110,8 @@ static long fsgate_ioctl_remove(void __user *arg)
 			 FSGATE_FEATURE_MUTE_EXE_UID | FSGATE_FEATURE_PERSIST | \
 			 FSGATE_FEATURE_GROUPS_PERSIST | \
 			 FSGATE_FEATURE_REPORT_FD_ERROR | \
-			 FSGATE_FEATURE_FS_ERROR)
+			 FSGATE_FEATURE_FS_ERROR | \
+			 FSGATE_FEATURE_GROUPS_VER2)
 
 /* What it offers on kernels that have it (compat.h). */
 #define FSGATE_FEATURES_KERNEL	(FSGATE_FEATURE_AUDIT | FSGATE_FEATURE_AUDIT_RULE)
@@ -142,7 +143,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 25);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 26);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
@@ -151,7 +152,9 @@ static long fsgate_ioctl_version(void __user *arg)
 /* Fields appended to struct fsgate_group_entry keep the first ones. */
 static_assert(offsetof(struct fsgate_group_entry, name) ==
 	      FSGATE_GROUP_ENTRY_SIZE_VER0);
-static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER1);
+static_assert(offsetof(struct fsgate_group_entry, timeout_ms) ==
+	      FSGATE_GROUP_ENTRY_SIZE_VER1);
+static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER2);
 static_assert(sizeof(struct fsgate_group_entry) % 8 == 0);
 static_assert(sizeof(struct fsgate_groups) == 40);
 

@@ -27,6 +27,7 @@
 
 #include "group.h"
 #include "param.h"
+#include "perm.h"
 
 LIST_HEAD(fsgate_groups);
 /* Protects fsgate_groups and each group's @node; see above. */
@@ -272,6 +273,10 @@ void fsgate_group_entry_fill(struct fsgate_group *group,
 	};
 	strscpy(entry->comm, group->comm, sizeof(entry->comm));
 	fsgate_group_stats(group, &entry->stats);
+	fsgate_perm_entry_fill(group, entry);
+	entry->inode_marks = READ_ONCE(group->nr_inode_marks);
+	entry->mount_marks = READ_ONCE(group->nr_mount_marks);
+	entry->filesystem_marks = READ_ONCE(group->nr_fs_marks);
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_group_entry_fill);
 

@@ -76,6 +76,9 @@ struct fsgate_self {
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
  * @nr_marks: entries of @subs that are marks (events or an ignore mask),
  *	under fsgate_mark_mutex; read locklessly
+ * @nr_inode_marks: of @nr_marks, inode marks; as @nr_marks
+ * @nr_mount_marks: of @nr_marks, mount marks; as @nr_marks
+ * @nr_fs_marks: of @nr_marks, filesystem marks; as @nr_marks
  * @cache_lru: subs with cached verdicts, least recently used first,
  *	under fsgate_mark_mutex (mark.c)
  * @nr_cached: entries of @cache_lru, under fsgate_mark_mutex; read
@@ -141,6 +144,9 @@ struct fsgate_group {
 
 	struct list_head subs;
 	unsigned int nr_marks;
+	unsigned int nr_inode_marks;
+	unsigned int nr_mount_marks;
+	unsigned int nr_fs_marks;
 	struct list_head cache_lru;
 	unsigned int nr_cached;
 	struct mem_cgroup *memcg;

@@ -430,13 +430,46 @@ static void fsgate_sub_uncache(struct fsgate_sub *sub)
 	fsgate_cache_drop(sub);
 }
 
+/* The FSGATE_MARK_* type of a sub. */
+static u32 fsgate_sub_mark_type(const struct fsgate_sub *sub)
+{
+	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE)
+		return FSGATE_MARK_INODE;
+	return sub->mnt ? FSGATE_MARK_MOUNT : FSGATE_MARK_FILESYSTEM;
+}
+
+/*
+ * @sub, one of its group's subs, became a mark (@delta 1) or stopped
+ * being one (-1): count it in its group's marks, in all and by type.
+ */
+static void fsgate_sub_count_mark(struct fsgate_sub *sub, int delta)
+{
+	struct fsgate_group *group = sub->group;
+	unsigned int *by_type;
+
+	lockdep_assert_held(&fsgate_mark_mutex);
+	switch (fsgate_sub_mark_type(sub)) {
+	case FSGATE_MARK_INODE:
+		by_type = &group->nr_inode_marks;
+		break;
+	case FSGATE_MARK_MOUNT:
+		by_type = &group->nr_mount_marks;
+		break;
+	default:
+		by_type = &group->nr_fs_marks;
+		break;
+	}
+	WRITE_ONCE(group->nr_marks, group->nr_marks + delta);
+	WRITE_ONCE(*by_type, *by_type + delta);
+}
+
 static void fsgate_sub_unlink(struct fsgate_sub *sub)
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
 	list_del_rcu(&sub->obj_node);
 	list_del(&sub->group_node);
 	if (fsgate_sub_is_mark(sub))
-		sub->group->nr_marks--;
+		fsgate_sub_count_mark(sub, -1);
 	fsgate_sub_uncache(sub);
 	kfree_rcu(sub, rcu);
 }
@@ -519,7 +552,7 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 	sub->surv_modify = false;
 	WRITE_ONCE(sub->ignore_flags, false);
 	sub->evictable = false;
-	sub->group->nr_marks--;
+	fsgate_sub_count_mark(sub, -1);
 	return !!rcu_access_pointer(sub->cache);
 }
 
@@ -583,7 +616,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 		return ret;
 	}
 	if (!was_mark && fsgate_sub_is_mark(sub))
-		sub->group->nr_marks++;
+		fsgate_sub_count_mark(sub, 1);
 	if (change->cache)
 		fsgate_sub_cache_track(sub);
 	return 0;
@@ -649,7 +682,7 @@ static noinline int fsgate_sub_create(struct fsgate_group *group,
 	list_add_tail(&sub->group_node, &group->subs);
 	fsgate_change_seen(change);
 	if (fsgate_sub_is_mark(sub))
-		group->nr_marks++;
+		fsgate_sub_count_mark(sub, 1);
 	if (change->cache)
 		fsgate_sub_cache_track(sub);
 	return 0;
@@ -723,14 +756,6 @@ int fsgate_sub_remove(struct fsgate_group *group,
 	if (obj)
 		fsnotify_put_mark(&obj->fsn);
 	return ret;
-}
-
-/* The FSGATE_MARK_* type of a sub. */
-static u32 fsgate_sub_mark_type(const struct fsgate_sub *sub)
-{
-	if (sub->obj->type == FSNOTIFY_OBJ_TYPE_INODE)
-		return FSGATE_MARK_INODE;
-	return sub->mnt ? FSGATE_MARK_MOUNT : FSGATE_MARK_FILESYSTEM;
 }
 
 /**

@@ -136,6 +136,36 @@ int fsgate_policy_verdict(u32 policy)
 }
 EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_policy_verdict);
 
+/* FSGATE_VERDICT_ALLOW or _DENY, as fsgate_policy_verdict() applies @policy. */
+static u32 fsgate_policy_resolved(u32 policy)
+{
+	return fsgate_policy_verdict(policy) ? FSGATE_VERDICT_DENY :
+					       FSGATE_VERDICT_ALLOW;
+}
+
+/**
+ * fsgate_perm_entry_fill() - a group's wait bounds and verdict policies
+ * @group: the group
+ * @entry: its record; the fields from @timeout_ms to @orphan_errno are set
+ *
+ * As the waits apply them: the module's defaults resolved as they stand
+ * now, a default verdict as the one it gives.
+ *
+ * Context: any; reads only what never changes and the parameters.
+ */
+void fsgate_perm_entry_fill(const struct fsgate_group *group,
+			    struct fsgate_group_entry *entry)
+{
+	entry->timeout_ms = group->timeout_ms ?: READ_ONCE(default_timeout_ms);
+	entry->max_wait_ms = group->max_wait_ms ?:
+			     READ_ONCE(default_max_wait_ms);
+	entry->timeout_verdict = fsgate_policy_resolved(group->timeout_verdict);
+	entry->timeout_errno = -fsgate_policy_verdict(group->timeout_verdict);
+	entry->orphan_verdict = fsgate_policy_resolved(group->orphan_verdict);
+	entry->orphan_errno = -fsgate_policy_verdict(group->orphan_verdict);
+}
+EXPORT_SYMBOL_FOR_FSGATE_KUNIT(fsgate_perm_entry_fill);
+
 /**
  * fsgate_verdict_name() - the word for a verdict, in logs and fdinfo
  * @verdict: 0 (allow) or a negative errno (deny); for a policy, as

@@ -199,6 +199,8 @@ int fsgate_perm_init(void);
 void fsgate_perm_exit(void);
 u32 fsgate_audit_response(u32 response);
 int fsgate_policy_verdict(u32 policy);
+void fsgate_perm_entry_fill(const struct fsgate_group *group,
+			    struct fsgate_group_entry *entry);
 const char *fsgate_verdict_name(int verdict);
 unsigned int fsgate_max_chain_ms(void);
 int fsgate_timeout_check(u32 timeout_ms);

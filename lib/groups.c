@@ -215,8 +215,8 @@ fail:
 	return -1;
 }
 
-/* The records this library asks for: the persistent groups' version. */
-_Static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER1,
+/* The records this library asks for: the policies' and bounds' version. */
+_Static_assert(sizeof(struct fsgate_group_entry) == FSGATE_GROUP_ENTRY_SIZE_VER2,
 	       "struct fsgate_group_entry changed size");
 _Static_assert(sizeof(struct fsgate_groups) == 40,
 	       "struct fsgate_groups changed size");
@@ -239,14 +239,34 @@ static const char *class_name(__u32 class)
 	}
 }
 
+/* What the module fills of its records (FSGATE_FEATURE_*). */
+enum entry_has {
+	HAS_PERSIST = 1,	/* FSGATE_FEATURE_GROUPS_PERSIST */
+	HAS_VER2 = 2,		/* FSGATE_FEATURE_GROUPS_VER2 */
+};
+
+/* @e's policies, wait bounds and marks by type (FSGATE_GROUP_ENTRY_SIZE_VER2). */
+static void group_info_ver2(struct fsgate_group_info *g,
+			    const struct fsgate_group_entry *e)
+{
+	g->timeout_ms = e->timeout_ms;
+	g->max_wait_ms = e->max_wait_ms;
+	g->timeout_verdict = e->timeout_verdict;
+	g->timeout_errno = e->timeout_errno;
+	g->orphan_verdict = e->orphan_verdict;
+	g->orphan_errno = e->orphan_errno;
+	g->inode_marks = e->inode_marks;
+	g->mount_marks = e->mount_marks;
+	g->filesystem_marks = e->filesystem_marks;
+}
+
 /*
- * @e as the library describes a group; @persist: the module fills the
- * persistent-group fields (FSGATE_FEATURE_GROUPS_PERSIST), where an older
- * one leaves them zero.
+ * @e as the library describes a group; @has: what the module fills,
+ * where an older one leaves the rest zero.
  */
 static void group_info_from_entry(struct fsgate_group_info *g,
 				  const struct fsgate_group_entry *e,
-				  int persist)
+				  unsigned int has)
 {
 	memset(g, 0, sizeof(*g));
 	g->id = e->id;
@@ -260,7 +280,9 @@ static void group_info_from_entry(struct fsgate_group_info *g,
 	g->attached = e->attached;
 	g->absent_left_ms = FSGATE_GROUP_NO_DEADLINE;
 	g->linger_left_ms = FSGATE_GROUP_NO_DEADLINE;
-	if (!persist)
+	if (has & HAS_VER2)
+		group_info_ver2(g, e);
+	if (!(has & HAS_PERSIST))
 		return;
 	/* The module NUL-terminates it: names are at most 63 bytes. */
 	snprintf(g->name, sizeof(g->name), "%.*s", (int)sizeof(e->name) - 1,
@@ -317,7 +339,7 @@ static int read_entries(int dev, struct fsgate_group_entry **entries)
 }
 
 static ssize_t groups_from_device(struct fsgate_group_info **groups,
-				  int persist)
+				  unsigned int has)
 {
 	struct fsgate_group_entry *entries = NULL;
 	struct fsgate_group_info *list;
@@ -341,7 +363,7 @@ static ssize_t groups_from_device(struct fsgate_group_info **groups,
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		group_info_from_entry(&list[i], &entries[i], persist);
+		group_info_from_entry(&list[i], &entries[i], has);
 	free(entries);
 	*groups = list;
 	return n;
@@ -382,15 +404,19 @@ static void *records_of(struct fsgate_group_info *list, size_t n, size_t size)
 static ssize_t groups_of_module(struct fsgate_group_info **groups)
 {
 	struct fsgate_version v;
+	unsigned int has = 0;
 
 	if (fsgate_version(&v) || !(v.features & FSGATE_FEATURE_GROUPS))
 		return groups_from_file(FSGATE_GROUPS_FILE, groups);
-	return groups_from_device(groups,
-				  !!(v.features & FSGATE_FEATURE_GROUPS_PERSIST));
+	if (v.features & FSGATE_FEATURE_GROUPS_PERSIST)
+		has |= HAS_PERSIST;
+	if (v.features & FSGATE_FEATURE_GROUPS_VER2)
+		has |= HAS_VER2;
+	return groups_from_device(groups, has);
 }
 
-ssize_t fsgate_groups_list(const char *path, struct fsgate_group_info **groups,
-			   size_t size)
+ssize_t fsgate_groups_get(const char *path, struct fsgate_group_info **groups,
+			  size_t size)
 {
 	struct fsgate_group_info *list = NULL;
 	ssize_t n;
@@ -407,12 +433,34 @@ ssize_t fsgate_groups_list(const char *path, struct fsgate_group_info **groups,
 	return *groups ? n : -1;
 }
 
+/* FSGATE_0.6's struct fsgate_group_info ended with @handovers. */
+#define GROUP_INFO_SIZE_0_6 offsetof(struct fsgate_group_info, timeout_ms)
+_Static_assert(GROUP_INFO_SIZE_0_6 % _Alignof(struct fsgate_group_info) == 0,
+	       "FSGATE_0.6's records had padding after handovers");
+
+/*
+ * FSGATE_0.6's entry point, which programs built before 0.7 call: their
+ * records end at @handovers. A larger @size gets zeroes past it, as a
+ * 0.6 library gives them.
+ */
+ssize_t fsgate_groups_list(const char *path, struct fsgate_group_info **groups,
+			   size_t size)
+{
+	ssize_t n, i;
+
+	n = fsgate_groups_get(path, groups, size);
+	for (i = 0; size > GROUP_INFO_SIZE_0_6 && i < n; i++)
+		memset((char *)*groups + (size_t)i * size + GROUP_INFO_SIZE_0_6,
+		       0, size - GROUP_INFO_SIZE_0_6);
+	return n;
+}
+
 /* FSGATE_0.2's entry point, which programs built before 0.6 call. */
 #undef fsgate_groups_read
 ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups);
 ssize_t fsgate_groups_read(const char *path, struct fsgate_group_info **groups)
 {
-	return fsgate_groups_list(path, groups, GROUP_INFO_SIZE_0_2);
+	return fsgate_groups_get(path, groups, GROUP_INFO_SIZE_0_2);
 }
 
 static int param_path(const char *name, char *buf, size_t len)

@@ -59,7 +59,7 @@ int __wrap_ioctl(int fd, unsigned long cmd, void *arg)
 
 	assert_int_equal(fd, FAKE_DEV);
 	assert_int_equal(cmd, FSGATE_IOC_GROUPS);
-	assert_int_equal(req->size, FSGATE_GROUP_ENTRY_SIZE_VER1);
+	assert_int_equal(req->size, FSGATE_GROUP_ENTRY_SIZE_VER2);
 	assert_int_equal(req->flags, 0);
 	assert_int_equal(req->reserved32, 0);
 	if (ioctls < sizeof(rooms) / sizeof(rooms[0]))
@@ -526,6 +526,84 @@ static void records_have_the_callers_size(void **state)
 	assert_null(g);
 }
 
+/* A group's policies, wait bounds and marks by type (issue 40, item 3). */
+static void fake_ver2(struct fsgate_group_entry *e)
+{
+	e->timeout_ms = 1500;
+	e->max_wait_ms = 7000;
+	e->timeout_verdict = FSGATE_VERDICT_DENY;
+	e->timeout_errno = EPERM;
+	e->orphan_verdict = FSGATE_VERDICT_ALLOW;
+	e->inode_marks = 2;
+	e->mount_marks = 1;
+	e->filesystem_marks = 3;
+}
+
+/* FSGATE_FEATURE_GROUPS_VER2: the record's appended fields, as they are. */
+static void policies_and_marks_by_type_are_described(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_version.features |= FSGATE_FEATURE_GROUPS_VER2;
+	fake_group(0, 7, FSGATE_CLASS_CONTENT, 2000);
+	fake_ver2(&fake_groups[0]);
+	assert_int_equal(fsgate_groups_read(NULL, &g), 1);
+	assert_int_equal(g[0].timeout_ms, 1500);
+	assert_int_equal(g[0].max_wait_ms, 7000);
+	assert_int_equal(g[0].timeout_verdict, FSGATE_VERDICT_DENY);
+	assert_int_equal(g[0].timeout_errno, EPERM);
+	assert_int_equal(g[0].orphan_verdict, FSGATE_VERDICT_ALLOW);
+	assert_int_equal(g[0].orphan_errno, 0);
+	assert_int_equal(g[0].inode_marks, 2);
+	assert_int_equal(g[0].mount_marks, 1);
+	assert_int_equal(g[0].filesystem_marks, 3);
+	free(g);
+}
+
+/*
+ * A module before FSGATE_FEATURE_GROUPS_VER2 says nothing of them: zero
+ * (timeout_verdict 0, which no module gives), whatever the bytes hold.
+ */
+static void an_older_module_has_no_policies(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_group(0, 7, FSGATE_CLASS_CONTENT, 2000);
+	fake_ver2(&fake_groups[0]);
+	assert_int_equal(fsgate_groups_read(NULL, &g), 1);
+	assert_int_equal(g[0].timeout_verdict, 0);
+	assert_int_equal(g[0].timeout_ms, 0);
+	assert_int_equal(g[0].inode_marks, 0);
+	assert_int_equal(g[0].filesystem_marks, 0);
+	free(g);
+}
+
+/*
+ * FSGATE_0.6's fsgate_groups_list() fills nothing past @handovers, at
+ * any size: a program that asks for more gets what a 0.6 library gave.
+ */
+static void the_0_6_entry_point_stops_at_handovers(void **state)
+{
+	struct fsgate_group_info *g;
+
+	(void)state;
+	fake_version.features |= FSGATE_FEATURE_GROUPS_VER2;
+	fake_group(0, 7, FSGATE_CLASS_CONTENT, 2000);
+	fake_groups[0].handovers = 4;
+	fake_ver2(&fake_groups[0]);
+	assert_int_equal(fsgate_groups_list(NULL, &g, sizeof(*g)), 1);
+	assert_int_equal(g[0].id, 7);
+	assert_int_equal(g[0].handovers, 4);
+	assert_int_equal(g[0].timeout_verdict, 0);
+	assert_int_equal(g[0].inode_marks, 0);
+	free(g);
+	assert_int_equal(fsgate_groups_get(NULL, &g, sizeof(*g)), 1);
+	assert_int_equal(g[0].timeout_verdict, FSGATE_VERDICT_DENY);
+	free(g);
+}
+
 static void parameter_names_stay_in_the_module(void **state)
 {
 	unsigned long long v;
@@ -570,6 +648,12 @@ int main(void)
 				       reset_fakes),
 		cmocka_unit_test(the_files_persistent_columns),
 		cmocka_unit_test_setup(records_have_the_callers_size,
+				       reset_fakes),
+		cmocka_unit_test_setup(policies_and_marks_by_type_are_described,
+				       reset_fakes),
+		cmocka_unit_test_setup(an_older_module_has_no_policies,
+				       reset_fakes),
+		cmocka_unit_test_setup(the_0_6_entry_point_stops_at_handovers,
 				       reset_fakes),
 	};
 

@@ -9,12 +9,15 @@
  *   fsgatectl metrics [-o FILE] Prometheus text format
  *   fsgatectl group create NAME [OPTION]...
  *   fsgatectl group remove NAME
+ *   fsgatectl why [-n N] [-p PID] [-t SEC] [-j] [PATH]
+ *   fsgatectl trace [-j] [-n N] [-p PID] [-t SEC] [PATH]
  *
  * It reads the module through libfsgate: fsgate_version() (ABI version
  * and features), fsgate_groups_read() (the group list: FSGATE_IOC_GROUPS,
  * or /proc/fsgate/groups by column name on an older module) and
  * fsgate_param_get()/_set(); persistent groups with fsgate_init_ext(),
- * fsgate_mark(), fsgate_persist() and fsgate_remove().
+ * fsgate_mark(), fsgate_persist() and fsgate_remove(). why and trace
+ * read the module's trace events in a tracefs instance of their own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,11 +25,13 @@
 #include <pwd.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +42,8 @@
 #include "common/modconf.h"
 #include "common/replace.h"
 #include "common/report.h"
+#include "common/tracefs.h"
+#include "common/why.h"
 #include "parse.h"
 
 #ifndef VERSION
@@ -84,12 +91,22 @@ static void usage(FILE *f)
 "                         make a persistent group that gates from now on,\n"
 "                         before its daemon attaches to it by NAME\n"
 "  group remove NAME      remove a persistent group\n"
+"  why [-n|--count N] [-p|--pid PID] [-t|--timeout SEC] [-j|--json] [PATH]\n"
+"                         for the next N accesses (default 1) that the\n"
+"                         groups decide, of process PID or to the file\n"
+"                         PATH: which groups were asked, in what order,\n"
+"                         what each answered, which verdict stood\n"
+"  trace [-j|--json] [-n|--count N] [-p|--pid PID] [-t|--timeout SEC]\n"
+"        [PATH]           the same for every access until interrupted\n"
+"                         (or N accesses, or SEC seconds); --json: one\n"
+"                         JSON object per line\n"
 "\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
-"Exit status: 0 on success, 1 on failure, 2 for bad usage, 3 when\n"
-"fsgate.ko is not loaded. See fsgatectl(8).\n", prog);
+"Exit status: 0 on success, 1 on failure (why: fewer than N accesses\n"
+"within SEC), 2 for bad usage, 3 when fsgate.ko is not loaded. See\n"
+"fsgatectl(8).\n", prog);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -219,6 +236,7 @@ static const char *const feature_names[] = {
 	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
 	"mute-exe-uid", "persist", "groups-persist", "report-fd-error",
 	[25] = "fs-error",
+	[26] = "groups-ver2",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */
@@ -1064,6 +1082,249 @@ static int cmd_group(int argc, char **argv)
 	return usage_error("group: %s", "create or remove");
 }
 
+/* What why and trace show, and what they have shown. */
+struct why_run {
+	int json;
+	unsigned long count;	/* accesses to show; 0: no end */
+	unsigned long seen;
+	long pid;		/* the accessing process's; 0: any */
+	const char *path;	/* the file's, or NULL for any */
+	unsigned int major, minor;
+	unsigned long long ino;
+	struct fsgate_group_info *groups;
+	ssize_t ngroups;
+	uint64_t missed;	/* a group id not in @groups when last read */
+	int out_error;
+};
+
+/* A group's comm (or persistent name), read again for a group not seen. */
+static const char *why_group(uint64_t id, void *arg)
+{
+	struct why_run *r = arg;
+	ssize_t i;
+	int again;
+
+	for (again = 0; again < 2; again++) {
+		for (i = 0; i < r->ngroups; i++)
+			if (r->groups[i].id == id)
+				return *r->groups[i].name ? r->groups[i].name :
+							    r->groups[i].comm;
+		if (again || id == r->missed)
+			break;
+		r->missed = id;
+		free(r->groups);
+		r->groups = NULL;
+		r->ngroups = fsgate_groups_read(NULL, &r->groups);
+	}
+	return NULL;
+}
+
+static void why_show(const struct why_access *a, void *arg)
+{
+	struct why_run *r = arg;
+	const char *path = r->path;
+
+	if (r->pid && a->pid != r->pid)
+		return;
+	if (path && (a->major != r->major || a->minor != r->minor ||
+		     a->ino != r->ino))
+		return;
+	if (!a->decided || (r->count && r->seen >= r->count))
+		return;
+	r->seen++;
+	if (r->json)
+		why_print_json(stdout, a, r->seen, path, why_group, r);
+	else
+		why_print_text(stdout, a, r->seen, path, why_group, r);
+	if (fflush(stdout) == EOF)
+		r->out_error = 1;
+}
+
+/* The lines in @buf (@len bytes) fed to @s; what is left of a line kept. */
+static size_t why_lines(struct why_state *s, struct why_run *r, char *buf,
+			size_t len)
+{
+	struct why_event ev;
+	char *line = buf, *nl;
+
+	while ((nl = memchr(line, '\n', len - (size_t)(line - buf)))) {
+		*nl = '\0';
+		if (why_parse_line(line, &ev))
+			why_feed(s, &ev, why_show, r);
+		line = nl + 1;
+	}
+	len -= (size_t)(line - buf);
+	memmove(buf, line, len);
+	return len;
+}
+
+/* The message for a tracefs instance that could not be made; exit code. */
+static int why_trace_error(enum tracefs_error err, const char *dir)
+{
+	switch (err) {
+	case TRACEFS_NOT_MOUNTED:
+		fprintf(stderr, "%s: tracefs is not mounted (neither /sys/kernel/tracing nor /sys/kernel/debug/tracing has it): mount -t tracefs tracefs /sys/kernel/tracing\n",
+			prog);
+		return EXIT_FAIL;
+	case TRACEFS_NO_PRIVILEGE:
+		fprintf(stderr, "%s: reading the kernel's trace events needs root (tracefs is root's): %s: %s\n",
+			prog, dir, strerror(errno));
+		return EXIT_FAIL;
+	case TRACEFS_NO_EVENTS:
+		fprintf(stderr, "%s: the kernel has no fsgate trace events (%s/events/fsgate): fsgate.ko is not loaded, or the kernel has no tracepoints\n",
+			prog, dir);
+		return module_loaded() ? EXIT_FAIL : EXIT_NOT_LOADED;
+	default:
+		fprintf(stderr, "%s: cannot make the tracefs instance %s: %s\n",
+			prog, dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+}
+
+/*
+ * Read the instance's trace_pipe into accesses until @r has its count,
+ * @timeout seconds pass (0: none), a signal comes or stdout fails.
+ */
+static void why_read(struct tracefs_instance *t, struct why_run *r,
+		     double timeout)
+{
+	static struct why_state state;
+	static char buf[65536];
+	struct pollfd pfd = { .fd = t->pipe, .events = POLLIN };
+	double end = now_s() + timeout;
+	size_t len = 0;
+	ssize_t n;
+
+	while (!stop && !r->out_error && (!r->count || r->seen < r->count) &&
+	       (!timeout || now_s() < end)) {
+		n = read(t->pipe, buf + len, sizeof(buf) - 1 - len);
+		if (n > 0) {
+			len = why_lines(&state, r, buf, len + (size_t)n);
+			/* A line longer than the buffer is no event's. */
+			if (len == sizeof(buf) - 1)
+				len = 0;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			fprintf(stderr, "%s: reading %s/trace_pipe: %s\n",
+				prog, t->dir, strerror(errno));
+			r->out_error = 1;
+			break;
+		}
+		poll(&pfd, 1, 200);
+	}
+}
+
+/*
+ * why and trace: the module's trace events in a tracefs instance of its
+ * own, removed on the way out, after SIGINT, SIGTERM and SIGHUP too
+ * (SIGPIPE ignored: a closed stdout ends the run as an error does).
+ */
+static int why_or_trace(int argc, char **argv, const char *name,
+			unsigned long count)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'n' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ 0 }
+	};
+	static const char *const events[] = {
+		"fsgate_perm_ask", "fsgate_perm_answer",
+		"fsgate_access_verdict", NULL,
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct why_run r = { .count = count };
+	struct tracefs_instance t;
+	enum tracefs_error err;
+	unsigned long pid;
+	double timeout = 0;
+	char inst[64], *end;
+	struct stat st;
+	int opt, ret = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "n:p:t:j", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			if (conf_uint(optarg, ULONG_MAX, &r.count) < 0)
+				return usage_error("-n '%s' is not a number (0: no end)",
+						   optarg);
+			break;
+		case 'p':
+			if (conf_uint(optarg, INT_MAX, &pid) < 0 || !pid)
+				return usage_error("--pid '%s' is not a process id",
+						   optarg);
+			r.pid = (long)pid;
+			break;
+		case 't':
+			timeout = strtod(optarg, &end);
+			if (*end || !(timeout > 0 && timeout <= 86400))
+				return usage_error("--timeout '%s' is not 0 to 86400 seconds",
+						   optarg);
+			break;
+		case 'j':
+			r.json = 1;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 < argc)
+		return usage_error("unexpected '%s'", argv[optind + 1]);
+	if (optind < argc) {
+		r.path = argv[optind];
+		if (stat(r.path, &st) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, r.path,
+				strerror(errno));
+			return EXIT_FAIL;
+		}
+		r.major = major(st.st_dev);
+		r.minor = minor(st.st_dev);
+		r.ino = (unsigned long long)st.st_ino;
+	}
+	if (!module_loaded()) {
+		say_not_loaded();
+		return EXIT_NOT_LOADED;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(inst, sizeof(inst), "fsgatectl-%s-%d", name, (int)getpid());
+	err = tracefs_create(&t, inst, "fsgate", events);
+	if (err)
+		return why_trace_error(err, t.dir);
+	r.ngroups = fsgate_groups_read(NULL, &r.groups);
+	fprintf(stderr, "%s: tracing in %s\n", prog, t.dir);
+	why_read(&t, &r, timeout);
+	if (tracefs_remove(&t) < 0) {
+		fprintf(stderr, "%s: cannot remove %s: %s\n", prog, t.dir,
+			strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	free(r.groups);
+	if (r.out_error)
+		return EXIT_FAIL;
+	if (!stop && r.count && r.seen < r.count && !strcmp(name, "why")) {
+		fprintf(stderr, "%s: why: %lu of %lu accesses in %g s\n", prog,
+			r.seen, r.count, timeout);
+		return EXIT_FAIL;
+	}
+	return ret;
+}
+
+static int cmd_why(int argc, char **argv)
+{
+	return why_or_trace(argc, argv, "why", 1);
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+	return why_or_trace(argc, argv, "trace", 0);
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -1074,6 +1335,8 @@ static const struct command {
 	{ "params", cmd_params },
 	{ "metrics", cmd_metrics },
 	{ "group", cmd_group },
+	{ "why", cmd_why },
+	{ "trace", cmd_trace },
 };
 
 int main(int argc, char **argv)

@@ -601,10 +601,25 @@ int fsgate_pid_uid(pid_t pid, uid_t *uid);
  *	down; FSGATE_GROUP_NO_DEADLINE otherwise
  * @attaches: fsgate_attach() calls that gave an fd on it
  * @handovers: those made while another fd was attached
+ * @timeout_ms: how long an access waits for its answer, the module's
+ *	default resolved; FSGATE_TIMEOUT_NONE: without bound
+ * @max_wait_ms: the longest an access may wait for it when it asks for
+ *	more time, the module's default resolved
+ * @timeout_verdict: FSGATE_VERDICT_ALLOW or FSGATE_VERDICT_DENY, what a
+ *	timeout gives; 0 where the module does not say (before
+ *	FSGATE_FEATURE_GROUPS_VER2, or from FSGATE_GROUPS_FILE): then
+ *	every field from @timeout_ms on is 0
+ * @timeout_errno: with FSGATE_VERDICT_DENY, the errno accesses get
+ * @orphan_verdict: what its pending events get when it goes away
+ * @orphan_errno: with FSGATE_VERDICT_DENY, the errno accesses get
+ * @inode_marks: of @stats.marks, the inode marks
+ * @mount_marks: the mount marks
+ * @filesystem_marks: the filesystem marks
  *
- * The fields from @attached on are FSGATE_0.6's; the module fills those
- * of persistent groups where it has FSGATE_FEATURE_GROUPS_PERSIST.
- * Programs built with an older <fsgate.h> get the fields up to @stats.
+ * The fields from @attached to @handovers are FSGATE_0.6's, those from
+ * @timeout_ms on FSGATE_0.7's; the module fills those of persistent
+ * groups where it has FSGATE_FEATURE_GROUPS_PERSIST. Programs built
+ * with an older <fsgate.h> get the fields they know.
  */
 struct fsgate_group_info {
 	uint64_t id;
@@ -625,6 +640,15 @@ struct fsgate_group_info {
 	unsigned int linger_left_ms;
 	uint64_t attaches;
 	uint64_t handovers;
+	unsigned int timeout_ms;
+	unsigned int max_wait_ms;
+	unsigned int timeout_verdict;
+	unsigned int timeout_errno;
+	unsigned int orphan_verdict;
+	unsigned int orphan_errno;
+	unsigned int inode_marks;
+	unsigned int mount_marks;
+	unsigned int filesystem_marks;
 };
 
 /**
@@ -648,18 +672,24 @@ struct fsgate_group_info {
  * EBADMSG for a file that is not a group list, EAGAIN if groups kept
  * coming faster than the list could be read, EINVAL for a @size below
  * FSGATE_0.2's.
+ *
+ * FSGATE_0.7's entry point: fsgate_groups_list(), FSGATE_0.6's, fills
+ * no field past @handovers.
  */
+ssize_t fsgate_groups_get(const char *path, struct fsgate_group_info **groups,
+			  size_t size);
 ssize_t fsgate_groups_list(const char *path, struct fsgate_group_info **groups,
 			   size_t size);
 
 /*
- * fsgate_groups_read(path, groups): fsgate_groups_list() with the size of
+ * fsgate_groups_read(path, groups): fsgate_groups_get() with the size of
  * the struct fsgate_group_info this header declares. (Programs built
  * before FSGATE_0.6 call a function of that name, which fills the
- * fields up to @stats.)
+ * fields up to @stats; those built before FSGATE_0.7 call
+ * fsgate_groups_list(), which fills them up to @handovers.)
  */
 #define fsgate_groups_read(path, groups) \
-	fsgate_groups_list((path), (groups), sizeof(**(groups)))
+	fsgate_groups_get((path), (groups), sizeof(**(groups)))
 
 /**
  * fsgate_param_get() - read a module parameter

@@ -19,15 +19,18 @@ static void layouts_are_those_of_c(void **state)
 {
 	(void)state;
 	assert_int_equal(sizeof(struct fsgate_group_entry),
-			 FSGATE_GROUP_ENTRY_SIZE_VER1);
+			 FSGATE_GROUP_ENTRY_SIZE_VER2);
 	assert_int_equal(offsetof(struct fsgate_group_entry, name),
 			 FSGATE_GROUP_ENTRY_SIZE_VER0);
+	assert_int_equal(offsetof(struct fsgate_group_entry, timeout_ms),
+			 FSGATE_GROUP_ENTRY_SIZE_VER1);
 	assert_int_equal(sizeof(struct fsgate_groups), 40);
 	assert_int_equal(offsetof(struct fsgate_group_entry, stats), 48);
 	assert_int_equal(sizeof(struct fsgate_version), 80);
 	assert_int_equal(sizeof(struct fsgate_init), 64);
 	assert_int_equal(offsetof(struct fsgate_group_info, attached),
 			 sizeof(uint64_t) * 29);
+	assert_int_equal(offsetof(struct fsgate_group_info, timeout_ms) % 8, 0);
 }
 
 int main(void)

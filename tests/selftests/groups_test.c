@@ -356,35 +356,167 @@ TEST_F(three, longer_records_are_zero_filled)
 }
 
 /*
+ * Records of @size, shorter than the module's, against @e, the @n the
+ * module gave at full size: each the first @size bytes of its entry at
+ * the caller's stride, nothing written past the last.
+ */
+static void expect_short_records(struct __test_metadata *_metadata,
+				 const struct fsgate_group_entry *e, int n,
+				 unsigned int size)
+{
+	static unsigned char buf[ROOM * FSGATE_GROUP_ENTRY_SIZE_VER1 + 64];
+	int i;
+
+	memset(buf, FILL, sizeof(buf));
+	ASSERT_EQ(n, list_groups(buf, ROOM, size));
+	for (i = 0; i < n; i++) {
+		const unsigned char *rec = buf + (size_t)i * size;
+		struct fsgate_group_entry got;
+
+		memset(&got, 0, sizeof(got));
+		memcpy(&got, rec, size);
+		EXPECT_EQ(e[i].id, got.id);
+		EXPECT_STREQ(e[i].comm, got.comm);
+		EXPECT_EQ(e[i].priority, got.priority);
+		EXPECT_EQ(e[i].attached, got.attached);
+		if (size < FSGATE_GROUP_ENTRY_SIZE_VER1)
+			continue;
+		EXPECT_STREQ(e[i].name, got.name);
+		EXPECT_EQ(e[i].absent_left_ms, got.absent_left_ms);
+		EXPECT_EQ(e[i].handovers, got.handovers);
+		EXPECT_EQ(0, got.timeout_verdict);
+	}
+	EXPECT_EQ(1, all_bytes(buf + (size_t)n * size, FILL,
+			       sizeof(buf) - (size_t)n * size));
+}
+
+/*
  * A caller that knows only the first version's records gets them at its
  * stride: the first FSGATE_GROUP_ENTRY_SIZE_VER0 bytes of each entry,
  * nothing written past its last record.
  */
 TEST_F(three, first_version_records_hold_the_first_fields)
 {
-	static unsigned char buf[ROOM * FSGATE_GROUP_ENTRY_SIZE_VER0 + 64];
 	struct fsgate_group_entry e[ROOM];
-	int n, i;
+	int n;
 
 	n = list_all(e);
 	ASSERT_LE(3, n);
-	memset(buf, FILL, sizeof(buf));
-	ASSERT_EQ(n, list_groups(buf, ROOM, FSGATE_GROUP_ENTRY_SIZE_VER0));
-	for (i = 0; i < n; i++) {
-		const unsigned char *rec = buf + (size_t)i *
-					   FSGATE_GROUP_ENTRY_SIZE_VER0;
-		struct fsgate_group_entry got;
+	expect_short_records(_metadata, e, n, FSGATE_GROUP_ENTRY_SIZE_VER0);
+}
 
-		memset(&got, 0, sizeof(got));
-		memcpy(&got, rec, FSGATE_GROUP_ENTRY_SIZE_VER0);
-		EXPECT_EQ(e[i].id, got.id);
-		EXPECT_STREQ(e[i].comm, got.comm);
-		EXPECT_EQ(e[i].priority, got.priority);
-		EXPECT_EQ(e[i].attached, got.attached);
-	}
-	EXPECT_EQ(1, all_bytes(buf + (size_t)n * FSGATE_GROUP_ENTRY_SIZE_VER0,
-			       FILL, sizeof(buf) - (size_t)n *
-			       FSGATE_GROUP_ENTRY_SIZE_VER0));
+/*
+ * A caller that knows the persistent groups' records (VER1) gets them at
+ * its stride, as the module before FSGATE_FEATURE_GROUPS_VER2 gave them:
+ * the first FSGATE_GROUP_ENTRY_SIZE_VER1 bytes, nothing written past.
+ */
+TEST_F(three, persistent_version_records_hold_what_they_held)
+{
+	struct fsgate_group_entry e[ROOM];
+	int n;
+
+	n = list_all(e);
+	ASSERT_LE(3, n);
+	expect_short_records(_metadata, e, n, FSGATE_GROUP_ENTRY_SIZE_VER1);
+}
+
+/* The module parameter @name as a number, or 0. */
+static unsigned int param_value(const char *name)
+{
+	char path[128], text[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/fsgate/parameters/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(text, sizeof(text), f))
+		text[0] = '\0';
+	fclose(f);
+	return (unsigned int)strtoul(text, NULL, 10);
+}
+
+/*
+ * FSGATE_GROUP_ENTRY_SIZE_VER2: each group's wait bounds and verdict
+ * policies as the waits apply them (the module's defaults resolved), and
+ * its marks by type, which follow marks added and removed. Issue 40,
+ * item 3.
+ */
+TEST(records_carry_policies_bounds_and_marks_by_type)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_CONTENT | FSGATE_CLOEXEC | FSGATE_NONBLOCK,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = 2222,
+		.timeout_ms = 1500,
+		.timeout_verdict = FSGATE_VERDICT_DENY,
+		.max_wait_ms = 7000,
+	};
+	struct fsgate_group_entry e[ROOM];
+	const struct fsgate_group_entry *mine, *plain;
+	struct fsgate_version v;
+	char dir[64], file[80];
+	int g, g2, n;
+
+	ASSERT_EQ(0, fsgate_version(&v));
+	ASSERT_NE(0, v.features & FSGATE_FEATURE_GROUPS_VER2);
+	ASSERT_EQ(0, fsgate_test_tmpfs("groups-ver2", dir, sizeof(dir)));
+	snprintf(file, sizeof(file), "%s/file", dir);
+	write_file(file, "content\n");
+	g = fsgate_init_ext(&init);
+	ASSERT_LE(0, g);
+	g2 = named_group("groups-ver2", 1111);
+	ASSERT_LE(0, g2);
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_INODE,
+				 FAN_OPEN_PERM, AT_FDCWD, file));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_INODE,
+				 FAN_OPEN_PERM, AT_FDCWD, dir));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_MOUNT,
+				 FAN_OPEN_PERM, AT_FDCWD, dir));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_ADD | FSGATE_MARK_FILESYSTEM,
+				 FAN_OPEN_PERM, AT_FDCWD, dir));
+
+	n = list_groups(e, ROOM, sizeof(e[0]));
+	ASSERT_LE(2, n);
+	mine = entry_of(e, n, group_id(g));
+	ASSERT_NE(NULL, mine);
+	EXPECT_EQ(1500, mine->timeout_ms);
+	EXPECT_EQ(7000, mine->max_wait_ms);
+	EXPECT_EQ(FSGATE_VERDICT_DENY, mine->timeout_verdict);
+	EXPECT_EQ(EPERM, mine->timeout_errno);
+	EXPECT_EQ(FSGATE_VERDICT_ALLOW, mine->orphan_verdict);
+	EXPECT_EQ(0, mine->orphan_errno);
+	EXPECT_EQ(4, mine->stats.marks);
+	EXPECT_EQ(2, mine->inode_marks);
+	EXPECT_EQ(1, mine->mount_marks);
+	EXPECT_EQ(1, mine->filesystem_marks);
+	EXPECT_EQ(0, mine->reserved2);
+	/* Defaults resolved: the parameters' values, a verdict given. */
+	plain = entry_of(e, n, group_id(g2));
+	ASSERT_NE(NULL, plain);
+	EXPECT_EQ(param_value("default_timeout_ms"), plain->timeout_ms);
+	EXPECT_EQ(param_value("default_max_wait_ms"), plain->max_wait_ms);
+	EXPECT_EQ(FSGATE_VERDICT_ALLOW, plain->timeout_verdict);
+	EXPECT_EQ(0, plain->timeout_errno);
+	EXPECT_EQ(FSGATE_VERDICT_ALLOW, plain->orphan_verdict);
+	EXPECT_EQ(0, plain->inode_marks + plain->mount_marks +
+		     plain->filesystem_marks);
+
+	/* Removed marks leave their type's count. */
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_REMOVE | FSGATE_MARK_INODE,
+				 FAN_OPEN_PERM, AT_FDCWD, file));
+	ASSERT_EQ(0, fsgate_mark(g, FSGATE_MARK_FLUSH | FSGATE_MARK_MOUNT,
+				 0, AT_FDCWD, NULL));
+	n = list_groups(e, ROOM, sizeof(e[0]));
+	mine = entry_of(e, n, group_id(g));
+	ASSERT_NE(NULL, mine);
+	EXPECT_EQ(2, mine->stats.marks);
+	EXPECT_EQ(1, mine->inode_marks);
+	EXPECT_EQ(0, mine->mount_marks);
+	EXPECT_EQ(1, mine->filesystem_marks);
+	close(g2);
+	close(g);
+	fsgate_test_tmpfs_done(dir);
 }
 
 /* An idle group's counters are those FSGATE_IOC_STATS gives the group. */

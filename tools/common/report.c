@@ -53,21 +53,27 @@ static unsigned long long stat_value(const struct fsgate_group_info *g,
 	return ((const __u64 *)&g->stats)[i];
 }
 
-const char *report_absent_name(const struct fsgate_group_info *g, char *buf,
-			       size_t len)
+const char *report_verdict_name(unsigned int verdict, unsigned int err,
+				char *buf, size_t len)
 {
 	const char *name;
 
-	if (g->absent_verdict == FSGATE_VERDICT_ALLOW)
+	if (verdict != FSGATE_VERDICT_DENY)
 		return "allow";
-	if (!g->absent_errno || g->absent_errno == EPERM)
+	if (!err || err == EPERM)
 		return "deny";
-	name = fsgate_deny_errno_name((int)g->absent_errno);
+	name = fsgate_deny_errno_name((int)err);
 	if (name)
 		snprintf(buf, len, "deny:%s", name);
 	else
-		snprintf(buf, len, "deny:%u", g->absent_errno);
+		snprintf(buf, len, "deny:%u", err);
 	return buf;
+}
+
+const char *report_absent_name(const struct fsgate_group_info *g, char *buf,
+			       size_t len)
+{
+	return report_verdict_name(g->absent_verdict, g->absent_errno, buf, len);
 }
 
 /* A bound's time left in JSON: null for one that is not running. */
@@ -105,6 +111,34 @@ static void persist_json(FILE *f, const struct fsgate_group_info *g)
 }
 
 /*
+ * The group's wait bounds, verdict policies and marks by type, or null
+ * for both where the module does not say (timeout_verdict 0).
+ */
+static void policy_json(FILE *f, const struct fsgate_group_info *g)
+{
+	char timeout[32], orphan[32];
+
+	if (!g->timeout_verdict) {
+		fputs(",\"policy\":null,\"marks_by_type\":null", f);
+		return;
+	}
+	fputs(",\"policy\":{\"timeout_ms\":", f);
+	if (g->timeout_ms == FSGATE_TIMEOUT_NONE)
+		fputs("null", f);
+	else
+		fprintf(f, "%u", g->timeout_ms);
+	fprintf(f, ",\"max_wait_ms\":%u,\"timeout_verdict\":\"%s\","
+		"\"orphan_verdict\":\"%s\"}", g->max_wait_ms,
+		report_verdict_name(g->timeout_verdict, g->timeout_errno,
+				    timeout, sizeof(timeout)),
+		report_verdict_name(g->orphan_verdict, g->orphan_errno,
+				    orphan, sizeof(orphan)));
+	fprintf(f, ",\"marks_by_type\":{\"inode\":%u,\"mount\":%u,"
+		"\"filesystem\":%u}", g->inode_marks, g->mount_marks,
+		g->filesystem_marks);
+}
+
+/*
  * The counters in groups --json: those it had first in their order, with
  * the ones added since between perm_overflows and cached, so that a
  * reader matching the older record's text still finds it.
@@ -131,6 +165,7 @@ void report_group_json(FILE *f, const struct fsgate_group_info *g)
 			stat_value(g, json_order[i]));
 	fprintf(f, ",\"attached\":%u,\"persist\":", g->attached);
 	persist_json(f, g);
+	policy_json(f, g);
 	putc('}', f);
 }
 
@@ -159,7 +194,9 @@ static void family(FILE *f, const char *name, const char *suffix,
 		name, suffix, type);
 }
 
-static void group_labels(FILE *f, const struct fsgate_group_info *g)
+/* @g's labels, and one more, @key="@value", unless @key is NULL. */
+static void group_labels_with(FILE *f, const struct fsgate_group_info *g,
+			      const char *key, const char *value)
 {
 	char priority[16];
 
@@ -173,13 +210,22 @@ static void group_labels(FILE *f, const struct fsgate_group_info *g)
 		fputs(",name=", f);
 		report_label_value(f, g->name);
 	}
+	if (key) {
+		fprintf(f, ",%s=", key);
+		report_label_value(f, value);
+	}
 	putc('}', f);
+}
+
+static void group_labels(FILE *f, const struct fsgate_group_info *g)
+{
+	group_labels_with(f, g, NULL, NULL);
 }
 
 /* Per-group values that are not counters of struct fsgate_stats. */
 enum group_value {
 	GV_ATTACHED, GV_ATTACHES, GV_HANDOVERS, GV_ABSENT_BOUND,
-	GV_ABSENT_LEFT, GV_LINGER_LEFT,
+	GV_ABSENT_LEFT, GV_LINGER_LEFT, GV_TIMEOUT, GV_MAX_WAIT,
 };
 
 static const struct group_field {
@@ -204,6 +250,12 @@ static const struct group_field {
 	{ "fsgate_group_linger_left_seconds", 0,
 	  "With nobody attached, the time until the group is torn down.",
 	  GV_LINGER_LEFT, 1 },
+	{ "fsgate_group_timeout_seconds", 0,
+	  "How long an access waits for the group's answer (none: no bound).",
+	  GV_TIMEOUT, 0 },
+	{ "fsgate_group_max_wait_seconds", 0,
+	  "The longest an access waits for the group when it asks for more time.",
+	  GV_MAX_WAIT, 0 },
 };
 
 /* The value of @what for @g in *@v, or 0 when it has none. */
@@ -229,6 +281,12 @@ static int group_value(const struct fsgate_group_info *g,
 	case GV_LINGER_LEFT:
 		*v = g->linger_left_ms / 1000.0;
 		return g->linger_left_ms != FSGATE_GROUP_NO_DEADLINE;
+	case GV_TIMEOUT:
+		*v = g->timeout_ms / 1000.0;
+		return g->timeout_verdict && g->timeout_ms != FSGATE_TIMEOUT_NONE;
+	case GV_MAX_WAIT:
+		*v = g->max_wait_ms / 1000.0;
+		return !!g->timeout_verdict;
 	}
 	return 0;
 }
@@ -257,6 +315,70 @@ static void module_metrics(FILE *f, const struct report_module *m, size_t n)
 		fputs("fsgate_parameter{name=", f);
 		report_label_value(f, m->params[i].name);
 		fprintf(f, "} %llu\n", m->params[i].value);
+	}
+}
+
+/*
+ * The timeout (@orphan 0) or orphan verdict of each group that says, as
+ * an info-style gauge: 1, the verdict its label.
+ */
+static void verdict_family(FILE *f, const struct fsgate_group_info *g,
+			   size_t n, int orphan)
+{
+	const char *name = orphan ? "fsgate_group_orphan_verdict" :
+				    "fsgate_group_timeout_verdict";
+	char buf[32];
+	size_t j;
+
+	family(f, name, "", "gauge", orphan ?
+	       "1, labelled with the verdict pending events get when the group goes away." :
+	       "1, labelled with the verdict a timeout gives: allow, deny or deny:ERRNO.");
+	for (j = 0; j < n; j++) {
+		if (!g[j].timeout_verdict)
+			continue;
+		fputs(name, f);
+		group_labels_with(f, &g[j], "verdict",
+				  orphan ? report_verdict_name(g[j].orphan_verdict,
+							       g[j].orphan_errno,
+							       buf, sizeof(buf)) :
+					   report_verdict_name(g[j].timeout_verdict,
+							       g[j].timeout_errno,
+							       buf, sizeof(buf)));
+		fputs(" 1\n", f);
+	}
+}
+
+/*
+ * The groups' verdict policies, as info-style gauges (1, the verdict a
+ * label), and their marks by type; none where the module does not say.
+ */
+static void policy_metrics(FILE *f, const struct fsgate_group_info *g,
+			   size_t n)
+{
+	static const char *const types[] = { "inode", "mount", "filesystem" };
+	size_t i, j, known = 0;
+
+	for (j = 0; j < n; j++)
+		known += !!g[j].timeout_verdict;
+	if (!known)
+		return;
+	verdict_family(f, g, n, 0);
+	verdict_family(f, g, n, 1);
+	family(f, "fsgate_group_marks_by_type", "", "gauge",
+	       "Objects the group marks, by mark type: inode, mount, filesystem.");
+	for (j = 0; j < n; j++) {
+		const unsigned int count[] = {
+			g[j].inode_marks, g[j].mount_marks,
+			g[j].filesystem_marks,
+		};
+
+		if (!g[j].timeout_verdict)
+			continue;
+		for (i = 0; i < 3; i++) {
+			fputs("fsgate_group_marks_by_type", f);
+			group_labels_with(f, &g[j], "type", types[i]);
+			fprintf(f, " %u\n", count[i]);
+		}
 	}
 }
 
@@ -305,4 +427,5 @@ void report_metrics(FILE *f, const struct report_module *m,
 			fprintf(f, " %.15g\n", v);
 		}
 	}
+	policy_metrics(f, g, n);
 }

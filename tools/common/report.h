@@ -33,13 +33,23 @@ struct report_module {
 };
 
 /*
+ * A verdict policy as `fsgatectl group create` takes it: "allow", "deny"
+ * or "deny:ERRNO" (@verdict FSGATE_VERDICT_*, @err its errno), in @buf.
+ */
+const char *report_verdict_name(unsigned int verdict, unsigned int err,
+				char *buf, size_t len);
+
+/*
  * A persistent group's absent verdict as `fsgatectl group create
  * --absent` takes it: "allow", "deny" or "deny:ERRNO", in @buf of @len.
  */
 const char *report_absent_name(const struct fsgate_group_info *g, char *buf,
 			       size_t len);
 
-/* @g as a JSON object on @f: every counter, and persist null or an object. */
+/*
+ * @g as a JSON object on @f: every counter, persist null or an object,
+ * and policy and marks_by_type null or objects.
+ */
 void report_group_json(FILE *f, const struct fsgate_group_info *g);
 
 /*

@@ -256,6 +256,19 @@ static void persistent(struct fsgate_group_info *g, const char *name)
 	g->handovers = 1;
 }
 
+/* A group's policies, wait bounds and marks by type (issue 40, item 3). */
+static void with_policy(struct fsgate_group_info *g)
+{
+	g->timeout_ms = 1500;
+	g->max_wait_ms = 7000;
+	g->timeout_verdict = FSGATE_VERDICT_DENY;
+	g->timeout_errno = 5;	/* EIO */
+	g->orphan_verdict = FSGATE_VERDICT_ALLOW;
+	g->inode_marks = 2;
+	g->mount_marks = 0;
+	g->filesystem_marks = 1;
+}
+
 static const struct report_param params[] = {
 	{ "default_timeout_ms", 5000 },
 	{ "max_groups", 128 },
@@ -306,6 +319,11 @@ static void metrics_are_valid_exposition(void **state)
 	persistent(&g[0], "fsgate-hsm");
 	counting_group(&g[1], 3, "fsgate-scan");
 	counting_group(&g[2], 7, "we\"ird\\ name\n");
+	/* One group with policies (a module with groups-ver2), one too with
+	 * a label value to escape, one without. */
+	with_policy(&g[1]);
+	with_policy(&g[2]);
+	g[2].timeout_ms = FSGATE_TIMEOUT_NONE;
 	text = metrics_of(&loaded, g, 3);
 	assert_int_equal(check_exposition(text), 0);
 	/* For tests/harness/metrics.sh: the same text to promtool. */
@@ -429,7 +447,8 @@ static void json_carries_every_counter(void **state)
 	text = json_of(&g);
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		assert_non_null(strstr(text, fields[i]));
-	assert_non_null(strstr(text, "\"attached\":1,\"persist\":null}"));
+	assert_non_null(strstr(text, "\"attached\":1,\"persist\":null,"
+				     "\"policy\":null,\"marks_by_type\":null}"));
 }
 
 /* The counters groups --json had first keep their order and neighbours. */
@@ -447,7 +466,8 @@ static void json_keeps_the_older_record_in_order(void **state)
 		"\"perm_overflows\":12,\"unopened\":14,\"cache_entries\":15,"
 		"\"cache_evictions\":16,\"cache_flushes\":17,\"muted\":18,"
 		"\"extended\":19,\"filtered\":20,\"cached\":13,\"absent\":21,"
-		"\"rereported\":22,\"attached\":1,\"persist\":null}"));
+		"\"rereported\":22,\"attached\":1,\"persist\":null,"
+		"\"policy\":null,\"marks_by_type\":null}"));
 }
 
 static void json_persist_object(void **state)
@@ -461,7 +481,67 @@ static void json_persist_object(void **state)
 		"\"persist\":{\"name\":\"fsgate-hsm\",\"owner\":0,\"absent_ms\":30000,"
 		"\"absent_verdict\":\"deny:EIO\",\"linger_ms\":null,"
 		"\"absent_left_ms\":12500,\"linger_left_ms\":null,"
-		"\"attaches\":3,\"handovers\":1}}"));
+		"\"attaches\":3,\"handovers\":1},\"policy\":null,"
+		"\"marks_by_type\":null}"));
+}
+
+static void json_policy_and_marks_by_type(void **state)
+{
+	struct fsgate_group_info g;
+
+	(void)state;
+	counting_group(&g, 5, "fsgate-scan");
+	with_policy(&g);
+	assert_non_null(strstr(json_of(&g),
+		"\"persist\":null,\"policy\":{\"timeout_ms\":1500,"
+		"\"max_wait_ms\":7000,\"timeout_verdict\":\"deny:EIO\","
+		"\"orphan_verdict\":\"allow\"},\"marks_by_type\":{\"inode\":2,"
+		"\"mount\":0,\"filesystem\":1}}"));
+	/* No bound: null, as a bound that is not running. */
+	g.timeout_ms = FSGATE_TIMEOUT_NONE;
+	g.timeout_errno = 1;	/* EPERM */
+	assert_non_null(strstr(json_of(&g),
+		"\"policy\":{\"timeout_ms\":null,\"max_wait_ms\":7000,"
+		"\"timeout_verdict\":\"deny\","));
+}
+
+static void metrics_policy_and_marks_by_type(void **state)
+{
+	struct fsgate_group_info g[2];
+	const char *text;
+
+	(void)state;
+	counting_group(&g[0], 5, "fsgate-scan");
+	with_policy(&g[0]);
+	counting_group(&g[1], 6, "older");
+	text = metrics_of(&loaded, g, 2);
+	assert_int_equal(check_exposition(text), 0);
+	assert_non_null(strstr(text,
+		"# TYPE fsgate_group_timeout_seconds gauge\n"
+		"fsgate_group_timeout_seconds{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\"} 1.5\n#"));
+	assert_non_null(strstr(text,
+		"fsgate_group_max_wait_seconds{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\"} 7\n#"));
+	assert_non_null(strstr(text,
+		"# TYPE fsgate_group_timeout_verdict gauge\n"
+		"fsgate_group_timeout_verdict{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\",verdict=\"deny:EIO\"} 1\n#"));
+	assert_non_null(strstr(text,
+		"fsgate_group_orphan_verdict{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\",verdict=\"allow\"} 1\n#"));
+	assert_non_null(strstr(text,
+		"# TYPE fsgate_group_marks_by_type gauge\n"
+		"fsgate_group_marks_by_type{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\",type=\"inode\"} 2\n"
+		"fsgate_group_marks_by_type{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\",type=\"mount\"} 0\n"
+		"fsgate_group_marks_by_type{id=\"5\",comm=\"fsgate-scan\","
+		"class=\"content\",priority=\"2000\",type=\"filesystem\"} 1\n"));
+	/* A module that does not say: no sample for that group. */
+	assert_null(strstr(text, "_verdict{id=\"6\""));
+	assert_null(strstr(text, "marks_by_type{id=\"6\""));
+	assert_null(strstr(text, "timeout_seconds{id=\"6\""));
 }
 
 int main(void)
@@ -473,6 +553,8 @@ int main(void)
 		cmocka_unit_test(every_counter_is_a_total_and_states_are_gauges),
 		cmocka_unit_test(only_persistent_groups_are_named),
 		cmocka_unit_test(module_wide_metrics),
+		cmocka_unit_test(json_policy_and_marks_by_type),
+		cmocka_unit_test(metrics_policy_and_marks_by_type),
 		cmocka_unit_test(json_carries_every_counter),
 		cmocka_unit_test(json_keeps_the_older_record_in_order),
 		cmocka_unit_test(json_persist_object),

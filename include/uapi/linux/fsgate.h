@@ -731,6 +731,8 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_REPORT_FD_ERROR	(1ULL << 23)
 /* FSGATE_FS_ERROR and FSGATE_INFO_ERROR */
 #define FSGATE_FEATURE_FS_ERROR		(1ULL << 25)
+/* FSGATE_IOC_GROUPS fills records of FSGATE_GROUP_ENTRY_SIZE_VER2 */
+#define FSGATE_FEATURE_GROUPS_VER2	(1ULL << 26)
 
 /**
  * struct fsgate_version - argument of %FSGATE_IOC_VERSION, filled by fsgate
@@ -766,6 +768,8 @@ struct fsgate_version {
 #define FSGATE_GROUP_ENTRY_SIZE_VER0	256
 /* @name onward: what makes a group persistent and how long it waits. */
 #define FSGATE_GROUP_ENTRY_SIZE_VER1	368
+/* @timeout_ms onward: its policies, wait bounds and marks by type. */
+#define FSGATE_GROUP_ENTRY_SIZE_VER2	408
 
 /* Room for a persistent group's name, its NUL included. */
 #define FSGATE_NAME_MAX			64
@@ -812,11 +816,29 @@ struct fsgate_version {
  * @attaches: %FSGATE_IOC_ATTACH calls that gave an fd on it
  * @handovers: those among @attaches made while another fd was attached
  *	(a successor taking over from a running daemon)
+ * @timeout_ms: how long an access waits for the group's answer, the
+ *	module's default_timeout_ms resolved (read when the list is made:
+ *	a later change of the default applies to later waits);
+ *	%FSGATE_TIMEOUT_NONE for a group that waits without bound
+ * @max_wait_ms: the longest one access may wait for it when it asks for
+ *	more time (%FSGATE_EXTEND), default_max_wait_ms resolved
+ * @timeout_verdict: what a timeout gives, FSGATE_VERDICT_ALLOW or
+ *	FSGATE_VERDICT_DENY (%FSGATE_VERDICT_DEFAULT resolved)
+ * @timeout_errno: with FSGATE_VERDICT_DENY, the errno the access gets
+ * @orphan_verdict: what its pending events get when it goes away,
+ *	FSGATE_VERDICT_ALLOW or FSGATE_VERDICT_DENY
+ * @orphan_errno: with FSGATE_VERDICT_DENY, the errno the access gets
+ * @inode_marks: of @stats.marks, the inode marks (FSGATE_MARK_INODE)
+ * @mount_marks: the mount marks (FSGATE_MARK_MOUNT)
+ * @filesystem_marks: the filesystem marks (FSGATE_MARK_FILESYSTEM)
+ * @reserved2: zero
  *
  * A module that appends fields keeps these at their offsets and gives
  * the longer struct a FSGATE_GROUP_ENTRY_SIZE_VER<n> of its own. One
  * before %FSGATE_FEATURE_GROUPS_PERSIST fills the first
- * %FSGATE_GROUP_ENTRY_SIZE_VER0 bytes and zeroes the rest.
+ * %FSGATE_GROUP_ENTRY_SIZE_VER0 bytes and zeroes the rest; one before
+ * %FSGATE_FEATURE_GROUPS_VER2 zeroes those from @timeout_ms on (a
+ * resolved verdict is never 0: a zero @timeout_verdict means absent).
  */
 struct fsgate_group_entry {
 	__u64 id;
@@ -840,6 +862,16 @@ struct fsgate_group_entry {
 	__u32 linger_left_ms;
 	__u64 attaches;
 	__u64 handovers;
+	__u32 timeout_ms;
+	__u32 max_wait_ms;
+	__u32 timeout_verdict;
+	__u32 timeout_errno;
+	__u32 orphan_verdict;
+	__u32 orphan_errno;
+	__u32 inode_marks;
+	__u32 mount_marks;
+	__u32 filesystem_marks;
+	__u32 reserved2;
 };
 
 /**
