@@ -48,6 +48,7 @@ struct stub {
 struct store {
 	int dirfd;
 	const char *path;
+	uint64_t throttle;		/* bytes a second restores read, 0 */
 };
 
 /* Open the store at @path, made if @create; 0, or -1 having logged why. */
