@@ -294,7 +294,7 @@ FSGATE_HSM_TEST_THROTTLE=4194304 fsgate-hsm -c $d/slow.conf daemon $d/w \
 hsmd=$!
 wait_text $d/hsm5.log 'ready:'
 (opentime $d/w/huge >$d/huge.time 2>&1) &
-for i in $(seq 0 9); do (md5sum <$d/w/huge >$d/hsum.$i 2>&1) & done
+for i in $(seq 0 9); do (md5sum <$d/w/huge) >$d/hsum.$i 2>&1 & done
 wait_group $hsmd '$10 >= 11' >>$d/slow.log
 opentime $(for i in $(seq 0 99); do echo $d/w/r.$i; done) >$d/opens.out 2>&1
 st1=$?

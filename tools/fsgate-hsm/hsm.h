@@ -32,6 +32,8 @@ struct hsm_settings {
 	unsigned int priority;
 	unsigned int timeout_ms;
 	int error_errno;		/* a stub that cannot be restored */
+	unsigned int threads;		/* restores at once */
+	unsigned int queue;		/* restores waiting for a worker */
 	struct group_persist persist;	/* persist =, absent = ... */
 };
 
