@@ -309,6 +309,7 @@ restore_ms=$(awk '{ printf "%d", $1 }' $d/huge.time)
 slowest=$(sort -n $d/opens.out | tail -1)
 { echo "release $st0, opens $st1 ($during the restore), restore $restore_ms ms, slowest resident open: $slowest"
   grep -v ' 0 ' $d/opens.out; cat $d/huge.time $d/hsm5.log; } >>$d/slow.log
+echo "# restore $restore_ms ms, slowest resident open: $slowest"
 [ $st0 = 0 ] && [ $st1 = 0 ] && [ "$during" = during ] &&
 	[ "$(grep -c ' 0 ' $d/opens.out)" = 100 ] &&
 	[ "${restore_ms:-0}" -ge 2000 ] &&

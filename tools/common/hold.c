@@ -62,6 +62,15 @@ uint64_t hold_margin_ns(const struct waits *w)
 	return (w->timeout_ms < 4000 ? w->timeout_ms / 2 : 2000) * 1000000ULL;
 }
 
+int hold_wait_ms(uint64_t next, uint64_t now)
+{
+	if (next == UINT64_MAX || next > now + 1000000000ULL)
+		return 1000;
+	if (next <= now)
+		return 10;
+	return (int)((next - now) / 1000000) + 1;
+}
+
 int hold_extend(int group, struct hold *h, const struct waits *w,
 		uint64_t now)
 {

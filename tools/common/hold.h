@@ -49,6 +49,13 @@ void hold_init(struct hold *h, const struct fsgate_info_perm *perm,
 uint64_t hold_margin_ns(const struct waits *w);
 
 /*
+ * Milliseconds to wait from @now until @next, when the next deadline
+ * needs more time (UINT64_MAX: none soon): at most a second, 10 when it
+ * is due already.
+ */
+int hold_wait_ms(uint64_t next, uint64_t now);
+
+/*
  * More time for @h, whose deadline is near: @w's timeout from @now, up
  * to its final deadline. 0, or -1 with errno: ETIME when it can have no
  * more, ENOENT when it was decided already (the kernel's timeout

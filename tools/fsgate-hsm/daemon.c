@@ -455,14 +455,7 @@ static int tick(struct daemon *d)
 				next = a->hold.deadline_ns - margin;
 		}
 	}
-	if (d->all.next_all == &d->all)
-		ms = -1;
-	else if (next == UINT64_MAX || next > now + 1000000000ULL)
-		ms = 1000;
-	else if (next <= now)
-		ms = 10;
-	else
-		ms = (int)((next - now) / 1000000) + 1;
+	ms = d->all.next_all == &d->all ? -1 : hold_wait_ms(next, now);
 	pthread_mutex_unlock(&d->mutex);
 	return ms;
 }

@@ -441,12 +441,8 @@ int pool_tick(struct pool *p)
 	overload_log_more(p, time(NULL));
 	if (!p->nheld)
 		ms = p->log_more ? 1000 : -1;
-	else if (next == UINT64_MAX || next > now + 1000000000ULL)
-		ms = 1000;
-	else if (next <= now)
-		ms = 10;
 	else
-		ms = (int)((next - now) / 1000000) + 1;
+		ms = hold_wait_ms(next, now);
 	pthread_mutex_unlock(&p->mutex);
 	return ms;
 }
