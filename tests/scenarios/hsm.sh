@@ -15,8 +15,9 @@
 # stub's open until the daemon attaches and restores it; restore works
 # without the daemon once its group is removed; a 16 MB restore from a
 # slow store (4 s, past the group's 1 s timeout) does not hold up 100
-# opens of resident files meanwhile, and 11 concurrent opens of that stub
-# all read it whole after one restore. Prints TAP; a failed step is named
+# opens of resident files meanwhile, 11 concurrent opens of that stub
+# all read it whole after one restore, and with threads = 1, queue = 0
+# an open of another stub is denied at once with EIO. Prints TAP; a failed step is named
 # and its log shown.
 
 . scenario-tap.sh
@@ -68,7 +69,7 @@ hsm() { fsgate-hsm -s $S "$@"; }
 # now: centiseconds since boot.
 now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
-echo "1..22"
+echo "1..23"
 
 fsgate-hsm --help >$d/help.out && grep -q 'release FILE' $d/help.out &&
 	fsgate-hsm --version | grep -q '^fsgate-hsm [0-9]' &&
@@ -283,11 +284,15 @@ cat >$d/slow.conf <<CONF
 store = $S
 persist = hsm-slow
 timeout_ms = 1000
+threads = 1
+queue = 0
 CONF
+echo "another stub, opened while the one worker is busy" >$d/w/other
+cp $d/w/other $d/other.want
 dd if=/dev/urandom of=$d/w/huge bs=1M count=16 2>/dev/null
 hugesum=$(md5sum <$d/w/huge)
 for i in $(seq 0 99); do echo "resident $i" >$d/w/r.$i; done
-hsm release $d/w/huge >$d/slow.log 2>&1
+hsm release $d/w/huge $d/w/other >$d/slow.log 2>&1
 st0=$?
 FSGATE_HSM_TEST_THROTTLE=4194304 fsgate-hsm -c $d/slow.conf daemon $d/w \
 	2>$d/hsm5.log &
@@ -298,10 +303,12 @@ for i in $(seq 0 9); do (md5sum <$d/w/huge) >$d/hsum.$i 2>&1 & done
 wait_group $hsmd '$10 >= 11' >>$d/slow.log
 opentime $(for i in $(seq 0 99); do echo $d/w/r.$i; done) >$d/opens.out 2>&1
 st1=$?
+opentime $d/w/other >$d/other.time 2>&1
 # Done while the restore ran: opentime of the stub had not ended.
 during=$([ -s $d/huge.time ] || echo during)
 wait_text $d/huge.time .
 for i in $(seq 0 9); do wait_text $d/hsum.$i . ; done
+cat $d/w/other >$d/other.out 2>&1
 kill $hsmd
 wait $hsmd
 # Milliseconds: the stub's open (the restore), the slowest resident one.
@@ -325,4 +332,13 @@ for i in $(seq 0 9); do [ "$(cat $d/hsum.$i)" = "$hugesum" ] || bad=1; done
 	fsgatectl group remove hsm-slow >>$d/same.log 2>&1
 result $? "11 opens of the slow stub, past the group's timeout: each reads it whole, one restore" \
 	$d/same.log
+
+# threads = 1, queue = 0: the other stub's open, the worker busy, is
+# denied at once (EIO, logged); opened again later, it is restored.
+cat $d/other.time $d/other.out $d/hsm5.log >$d/other.log
+awk -v half=$((restore_ms / 2)) '$2 == "EIO" && $1 < half { f = 1 } END { exit !f }' $d/other.time &&
+	grep -q "cannot restore $d/w/other for opentime (pid [0-9]*): too many restores under way (threads + queue): deny (EIO)" $d/hsm5.log &&
+	cmp -s $d/other.out $d/other.want
+result $? "past threads + queue, another stub's open is denied at once with EIO; opened later, it is restored" \
+	$d/other.log
 exit $failed
