@@ -81,7 +81,7 @@ GUEST_PROGS_MISSING := $(strip $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog
 GUEST := $(GUEST_TESTS) $(SCENARIOS) $(B)/guest/scenario-tap.sh \
 	 $(B)/guest/run-suite $(B)/guest/demo_test \
 	 $(B)/guest/fsgate-run $(addprefix $(B)/guest/,$(PROGRAMS)) \
-	 $(B)/guest/fsgate-rules $(B)/guest/stallfs \
+	 $(B)/guest/fsgate-rules $(B)/guest/stallfs $(B)/guest/opentime \
 	 $(foreach p,$(GUEST_PROGS),$(if $(call guest_prog,$(p)),$(B)/guest/$(p)))
 
 .PHONY: all deps modules userspace guest check style demo install \
@@ -305,6 +305,11 @@ $(B)/guest/stallfs: tests/selftests/stallfs.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $$(pkg-config --cflags fuse3) -o $@ $< \
 		$$(pkg-config --libs fuse3)
+
+# How long each open of a list of files takes (the hsm scenario).
+$(B)/guest/opentime: tests/selftests/opentime.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $<
 
 $(B)/guest/run-suite: tests/guest/run-suite
 	@mkdir -p $(@D)

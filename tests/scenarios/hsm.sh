@@ -13,7 +13,12 @@
 # content; the daemon stopped past absent_ms: opens fail with EIO, never
 # read as zeros; a group made by create-group before any daemon holds a
 # stub's open until the daemon attaches and restores it; restore works
-# without the daemon once its group is removed. Prints TAP; a failed step is named and its log shown.
+# without the daemon once its group is removed; a 16 MB restore from a
+# slow store (4 s, past the group's 1 s timeout) does not hold up 100
+# opens of resident files meanwhile, 11 concurrent opens of that stub
+# all read it whole after one restore, and with threads = 1, queue = 0
+# an open of another stub is denied at once with EIO. Prints TAP; a failed step is named
+# and its log shown.
 
 . scenario-tap.sh
 need fsgate-hsm fsgate-scan
@@ -48,7 +53,7 @@ cleanup() {
 	for p in $pids; do kill -9 $p 2>/dev/null; done
 	wait 2>/dev/null
 	# A persistent group left keeps the module from unloading.
-	for g in fsgate-hsm fsgate-scan hsm-short hsm-early; do
+	for g in fsgate-hsm fsgate-scan hsm-short hsm-early hsm-slow; do
 		fsgatectl group remove $g 2>/dev/null
 	done
 	umount $d/w 2>/dev/null
@@ -64,7 +69,7 @@ hsm() { fsgate-hsm -s $S "$@"; }
 # now: centiseconds since boot.
 now() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
-echo "1..20"
+echo "1..23"
 
 fsgate-hsm --help >$d/help.out && grep -q 'release FILE' $d/help.out &&
 	fsgate-hsm --version | grep -q '^fsgate-hsm [0-9]' &&
@@ -270,4 +275,70 @@ objects=$(ls $S/objects/*/* | wc -l)
 hsm release $d/w/report.txt >$d/again.log 2>&1 &&
 	[ "$(ls $S/objects/*/* | wc -l)" = "$objects" ]
 result $? "releasing a restored file again reuses its object" $d/again.log
+
+# A slow store (FSGATE_HSM_TEST_THROTTLE: 4 MiB/s, so 4 s for 16 MiB)
+# and a group timeout of 1 s: while the stub is restored, 11 opens of it
+# wait (kept alive past the timeout) and 100 opens of resident files
+# are answered at once, each in less than half the restore's time.
+cat >$d/slow.conf <<CONF
+store = $S
+persist = hsm-slow
+timeout_ms = 1000
+threads = 1
+queue = 0
+CONF
+echo "another stub, opened while the one worker is busy" >$d/w/other
+cp $d/w/other $d/other.want
+dd if=/dev/urandom of=$d/w/huge bs=1M count=16 2>/dev/null
+hugesum=$(md5sum <$d/w/huge)
+for i in $(seq 0 99); do echo "resident $i" >$d/w/r.$i; done
+hsm release $d/w/huge $d/w/other >$d/slow.log 2>&1
+st0=$?
+FSGATE_HSM_TEST_THROTTLE=4194304 fsgate-hsm -c $d/slow.conf daemon $d/w \
+	2>$d/hsm5.log &
+hsmd=$!
+wait_text $d/hsm5.log 'ready:'
+(opentime $d/w/huge >$d/huge.time 2>&1) &
+for i in $(seq 0 9); do (md5sum <$d/w/huge) >$d/hsum.$i 2>&1 & done
+wait_group $hsmd '$10 >= 11' >>$d/slow.log
+opentime $(for i in $(seq 0 99); do echo $d/w/r.$i; done) >$d/opens.out 2>&1
+st1=$?
+opentime $d/w/other >$d/other.time 2>&1
+# Done while the restore ran: opentime of the stub had not ended.
+during=$([ -s $d/huge.time ] || echo during)
+wait_text $d/huge.time .
+for i in $(seq 0 9); do wait_text $d/hsum.$i . ; done
+cat $d/w/other >$d/other.out 2>&1
+kill $hsmd
+wait $hsmd
+# Milliseconds: the stub's open (the restore), the slowest resident one.
+restore_ms=$(awk '{ printf "%d", $1 }' $d/huge.time)
+slowest=$(sort -n $d/opens.out | tail -1)
+{ echo "release $st0, opens $st1 ($during the restore), restore $restore_ms ms, slowest resident open: $slowest"
+  grep -v ' 0 ' $d/opens.out; cat $d/huge.time $d/hsm5.log; } >>$d/slow.log
+echo "# restore $restore_ms ms, slowest resident open: $slowest"
+[ $st0 = 0 ] && [ $st1 = 0 ] && [ "$during" = during ] &&
+	[ "$(grep -c ' 0 ' $d/opens.out)" = 100 ] &&
+	[ "${restore_ms:-0}" -ge 2000 ] &&
+	awk -v half=$((restore_ms / 2)) '$1 >= half { exit 1 }' $d/opens.out
+result $? "a 4 s restore from a slow store: 100 opens of resident files meanwhile, each in under half its time" \
+	$d/slow.log
+
+bad=0
+for i in $(seq 0 9); do [ "$(cat $d/hsum.$i)" = "$hugesum" ] || bad=1; done
+{ echo "sums: $bad"; cat $d/hsum.* $d/hsm5.log; } >$d/same.log
+[ $bad = 0 ] && grep -q ' 0 ' $d/huge.time &&
+	[ "$(grep -c "restored $d/w/huge " $d/hsm5.log)" = 1 ] &&
+	fsgatectl group remove hsm-slow >>$d/same.log 2>&1
+result $? "11 opens of the slow stub, past the group's timeout: each reads it whole, one restore" \
+	$d/same.log
+
+# threads = 1, queue = 0: the other stub's open, the worker busy, is
+# denied at once (EIO, logged); opened again later, it is restored.
+cat $d/other.time $d/other.out $d/hsm5.log >$d/other.log
+awk -v half=$((restore_ms / 2)) '$2 == "EIO" && $1 < half { f = 1 } END { exit !f }' $d/other.time &&
+	grep -q "cannot restore $d/w/other for opentime (pid [0-9]*): too many restores under way (threads + queue): deny (EIO)" $d/hsm5.log &&
+	cmp -s $d/other.out $d/other.want
+result $? "past threads + queue, another stub's open is denied at once with EIO; opened later, it is restored" \
+	$d/other.log
 exit $failed

@@ -12,6 +12,8 @@ void hsm_settings_default(struct hsm_settings *s)
 	s->store = "/var/lib/fsgate-hsm";
 	s->priority = FSGATE_PRIORITY_PRE_CONTENT;
 	s->error_errno = EIO;
+	s->threads = 4;
+	s->queue = 64;
 	/* A stub must never read as zeros, the daemon away or not. */
 	group_persist_default(&s->persist, "fsgate-hsm", 60000, EIO);
 }
@@ -19,6 +21,7 @@ void hsm_settings_default(struct hsm_settings *s)
 static const char *set(const char *key, const char *value, void *arg)
 {
 	struct hsm_settings *s = arg;
+	unsigned long n;
 
 	if (!strcmp(key, "store")) {
 		if (value[0] != '/')
@@ -32,6 +35,18 @@ static const char *set(const char *key, const char *value, void *arg)
 		return conf_set_priority(value, &s->priority);
 	if (!strcmp(key, "timeout_ms"))
 		return conf_set_timeout_ms(value, &s->timeout_ms);
+	if (!strcmp(key, "threads")) {
+		if (conf_uint(value, 64, &n) < 0 || !n)
+			return "not a number in 1..64";
+		s->threads = n;
+		return NULL;
+	}
+	if (!strcmp(key, "queue")) {
+		if (conf_uint(value, 4096, &n) < 0)
+			return "not a number in 0..4096";
+		s->queue = n;
+		return NULL;
+	}
 	if (!strcmp(key, "error_errno"))
 		return conf_set_deny_errno(value, &s->error_errno);
 	if (group_persist_key(key))

@@ -32,6 +32,8 @@ struct hsm_settings {
 	unsigned int priority;
 	unsigned int timeout_ms;
 	int error_errno;		/* a stub that cannot be restored */
+	unsigned int threads;		/* restores at once */
+	unsigned int queue;		/* restores waiting for a worker */
 	struct group_persist persist;	/* persist =, absent = ... */
 };
 
@@ -48,6 +50,7 @@ struct stub {
 struct store {
 	int dirfd;
 	const char *path;
+	uint64_t throttle;		/* bytes a second restores read, 0 */
 };
 
 /* Open the store at @path, made if @create; 0, or -1 having logged why. */

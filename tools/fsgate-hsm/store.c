@@ -5,6 +5,10 @@
  * named by its SHA-256 (objects/ab/cdef...). Objects are written under a
  * temporary name and renamed into place once whole, so an object that
  * exists is complete; a restore checks its checksum all the same.
+ *
+ * FSGATE_HSM_TEST_THROTTLE=BYTES in the environment makes the store a
+ * slow one: restores read it at most BYTES a second. For tests only (a
+ * restore that outlasts the group's timeout, without a slow device).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -22,7 +27,10 @@
 
 int store_open(struct store *st, const char *path, int create)
 {
+	const char *env = getenv("FSGATE_HSM_TEST_THROTTLE");
+
 	st->path = path;
+	st->throttle = env ? strtoull(env, NULL, 10) : 0;
 	if (create && mkdir(path, 0700) < 0 && errno != EEXIST) {
 		log_err("cannot make the store %s: %s", path, strerror(errno));
 		return -1;
@@ -78,12 +86,32 @@ static int write_all(int fd, const char *buf, size_t len, off_t off)
 	return 0;
 }
 
-/*
- * Copy @in (from offset 0, up to EOF) to @out (if >= 0) and hash it.
- * Bytes copied, or -1 with errno set.
- */
-static long long copy_hash(int in, int out, char key[HSM_KEY_LEN + 1])
+/* Sleep till @total bytes at @rate a second have taken their time. */
+static void throttle(uint64_t rate, long long total,
+		     const struct timespec *start)
 {
+	uint64_t due = (uint64_t)total * 1000000000ULL / rate, now;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)(ts.tv_sec - start->tv_sec) * 1000000000ULL +
+	      ts.tv_nsec - start->tv_nsec;
+	if (due <= now)
+		return;
+	ts.tv_sec = (due - now) / 1000000000ULL;
+	ts.tv_nsec = (due - now) % 1000000000ULL;
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Copy @in (from offset 0, up to EOF) to @out (if >= 0) and hash it, at
+ * most @rate bytes a second (0: as fast as it goes). Bytes copied, or -1
+ * with errno set.
+ */
+static long long copy_hash(int in, int out, char key[HSM_KEY_LEN + 1],
+			   uint64_t rate)
+{
+	struct timespec start;
 	unsigned char md[EVP_MAX_MD_SIZE];
 	static __thread char buf[CHUNK];
 	long long total = 0;
@@ -97,6 +125,7 @@ static long long copy_hash(int in, int out, char key[HSM_KEY_LEN + 1])
 		errno = ENOMEM;
 		return -1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	while ((n = pread(in, buf, sizeof(buf), total)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -106,6 +135,8 @@ static long long copy_hash(int in, int out, char key[HSM_KEY_LEN + 1])
 		}
 		EVP_DigestUpdate(ctx, buf, n);
 		total += n;
+		if (rate)
+			throttle(rate, total, &start);
 	}
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	EVP_MD_CTX_free(ctx);
@@ -124,7 +155,7 @@ int store_put(struct store *st, int fd, struct stub *stub)
 		     0600);
 	if (out < 0)
 		return -1;
-	size = copy_hash(fd, out, stub->key);
+	size = copy_hash(fd, out, stub->key, 0);
 	if (size < 0 || fsync(out) < 0)
 		goto fail;
 	close(out);
@@ -161,7 +192,7 @@ int store_get(struct store *st, const struct stub *stub, int fd)
 	in = openat(st->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (in < 0)
 		return -1;
-	size = copy_hash(in, fd, key);
+	size = copy_hash(in, fd, key, st->throttle);
 	saved = errno;
 	close(in);
 	if (size < 0) {

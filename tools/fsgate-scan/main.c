@@ -383,38 +383,6 @@ static int create_group(const struct settings *s)
 	return 0;
 }
 
-/* A module parameter, or @fallback when it cannot be read. */
-static unsigned int param(const char *name, unsigned int fallback)
-{
-	unsigned long long v;
-
-	return fsgate_param_get(name, &v) == 0 && v && v <= UINT32_MAX ?
-	       (unsigned int)v : fallback;
-}
-
-/*
- * How long the kernel lets an access wait for the scanner: its timeout,
- * then, asking for more, the group's max_wait_ms (the module's
- * default_max_wait_ms, never less than the timeout) but never past the
- * module's max_chain_ms.
- */
-static struct waits waits_of(const struct settings *s)
-{
-	struct waits w;
-	unsigned int chain = param("max_chain_ms", 30000);
-
-	w.timeout_ms = s->timeout_ms ? s->timeout_ms :
-		       param("default_timeout_ms", 10000);
-	w.hold_ms = param("default_max_wait_ms", 60000);
-	if (w.hold_ms < w.timeout_ms)
-		w.hold_ms = w.timeout_ms;
-	if (w.hold_ms > chain)
-		w.hold_ms = chain;
-	if (w.timeout_ms > w.hold_ms)
-		w.timeout_ms = w.hold_ms;
-	return w;
-}
-
 int main(int argc, char **argv)
 {
 	struct waits w;
@@ -448,7 +416,7 @@ int main(int argc, char **argv)
 	/* Blocked before the workers start, so that they inherit it. */
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	sc.sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
-	w = waits_of(&sc.s);
+	w = waits_of(sc.s.timeout_ms);
 	sc.pool = pool_start(&sc.s, &sc.rules, &sc.lock, &sc.count, &w);
 	if (sc.sigfd < 0 || !sc.pool)
 		return EXIT_RUNTIME;

@@ -41,10 +41,8 @@ struct job {
 	struct group *group;
 	int fd;
 	pid_t pid;
-	uint64_t id;			/* 0: no struct fsgate_info_perm */
 	uint64_t read_ns;		/* when the scanner read it */
-	uint64_t deadline_ns;		/* the kernel's, as last set */
-	uint64_t final_ns;		/* the latest it can be extended to */
+	struct hold hold;		/* its id and deadlines */
 	int answered;			/* by the overload verdict, in time */
 };
 
@@ -67,14 +65,6 @@ struct pool {
 	unsigned int nthreads;
 	pthread_t threads[];
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* What a worker knows of the event it decides, for its log lines. */
 struct subject {
@@ -279,7 +269,8 @@ static void answer(struct pool *p, struct job *j, uint32_t response)
 
 	if (!release(p, j)) {
 		/* ENOENT: decided already, by the timeout verdict. */
-		r = j->id ? fsgate_respond_id(j->group->fd, j->id, response) :
+		r = j->hold.id ? fsgate_respond_id(j->group->fd, j->hold.id,
+						   response) :
 			    fsgate_respond(j->group->fd, j->fd, response);
 		if (r < 0)
 			log_warn("answer not taken: %s",
@@ -374,7 +365,6 @@ void pool_submit(struct pool *p, struct group *g,
 		 const struct fanotify_event_metadata *ev)
 {
 	const struct fsgate_info_perm *perm = fsgate_info_perm(ev);
-	uint64_t timeout_ns = p->waits.timeout_ms * 1000000ULL;
 	char why[64];
 	struct job *j;
 
@@ -393,21 +383,10 @@ void pool_submit(struct pool *p, struct group *g,
 		return;
 	}
 	*j = (struct job){
-		.group = g, .fd = ev->fd, .pid = ev->pid, .read_ns = now_ns(),
+		.group = g, .fd = ev->fd, .pid = ev->pid,
+		.read_ns = hold_now_ns(),
 	};
-	if (perm && !(perm->flags & FSGATE_INFO_PERM_UNBOUNDED)) {
-		j->id = perm->id;
-		j->deadline_ns = perm->deadline_ns;
-		if (perm->hdr.len >= FSGATE_INFO_PERM_LEN_V2)
-			j->final_ns = perm->latest_ns;
-		else	/* An older module: asked timeout_ms before, or earlier. */
-			j->final_ns = perm->deadline_ns - timeout_ns +
-				      p->waits.hold_ms * 1000000ULL;
-		if (j->final_ns < j->deadline_ns)
-			j->final_ns = j->deadline_ns;
-	} else if (perm) {
-		j->id = perm->id;
-	}
+	hold_init(&j->hold, perm, &p->waits);
 	pthread_mutex_lock(&p->mutex);
 	*p->tail = j;
 	p->tail = &j->next;
@@ -427,59 +406,50 @@ void pool_submit(struct pool *p, struct group *g,
  */
 static void keep(struct pool *p, struct job *j, uint64_t now)
 {
-	uint64_t want = now + p->waits.timeout_ms * 1000000ULL;
 	char why[80];
 
-	if (j->deadline_ns < j->final_ns) {
-		if (fsgate_extend(j->group->fd, j->id, p->waits.timeout_ms) == 0) {
-			j->deadline_ns = want < j->final_ns ? want : j->final_ns;
-			return;
-		}
-		if (errno == ENOENT) {
-			/* Decided already (the kernel's timeout verdict). */
-			j->answered = 1;
-			return;
-		}
+	if (hold_extend(j->group->fd, &j->hold, &p->waits, now) == 0)
+		return;
+	if (errno == ENOENT) {
+		/* Decided already (the kernel's timeout verdict). */
+		j->answered = 1;
+		return;
+	}
+	if (errno != ETIME)
 		log_warn("no more time for an access: %s",
 			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
-	}
 	j->answered = 1;
 	atomic_fetch_add(&p->count->overloaded, 1);
 	snprintf(why, sizeof(why), "not decided within %llu ms",
 		 (unsigned long long)((now - j->read_ns) / 1000000));
 	overload_log(p, j->fd, j->pid, why);
-	if (fsgate_respond_id(j->group->fd, j->id, overload_verdict(p->s)) < 0)
+	if (fsgate_respond_id(j->group->fd, j->hold.id,
+			      overload_verdict(p->s)) < 0)
 		log_warn("answer not taken: %s",
 			 fsgate_strerror(FSGATE_CALL_RESPOND, errno));
 }
 
 int pool_tick(struct pool *p)
 {
-	/* Acted on this long before the deadline: the main thread may lag. */
-	uint64_t margin = (p->waits.timeout_ms < 4000 ?
-			   p->waits.timeout_ms / 2 : 2000) * 1000000ULL;
-	uint64_t now = now_ns(), next = UINT64_MAX;
+	uint64_t margin = hold_margin_ns(&p->waits);
+	uint64_t now = hold_now_ns(), next = UINT64_MAX;
 	struct job *j;
 	int ms;
 
 	pthread_mutex_lock(&p->mutex);
 	for (j = p->held.held_next; j != &p->held; j = j->held_next) {
-		if (j->answered || !j->deadline_ns)
+		if (j->answered || !j->hold.deadline_ns)
 			continue;
-		if (j->deadline_ns <= now + margin)
+		if (j->hold.deadline_ns <= now + margin)
 			keep(p, j, now);
-		if (!j->answered && j->deadline_ns - margin < next)
-			next = j->deadline_ns - margin;
+		if (!j->answered && j->hold.deadline_ns - margin < next)
+			next = j->hold.deadline_ns - margin;
 	}
 	overload_log_more(p, time(NULL));
 	if (!p->nheld)
 		ms = p->log_more ? 1000 : -1;
-	else if (next == UINT64_MAX || next > now + 1000000000ULL)
-		ms = 1000;
-	else if (next <= now)
-		ms = 10;
 	else
-		ms = (int)((next - now) / 1000000) + 1;
+		ms = hold_wait_ms(next, now);
 	pthread_mutex_unlock(&p->mutex);
 	return ms;
 }

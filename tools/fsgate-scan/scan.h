@@ -15,6 +15,7 @@
 #include <fsgate.h>
 
 #include "common/group.h"
+#include "common/hold.h"
 
 #define LIST_MAX 64
 
@@ -72,18 +73,6 @@ struct group {
 struct counters {
 	atomic_ullong scanned, clean, detected, errors, large, excluded;
 	atomic_ullong overloaded;	/* decided by overload, unscanned */
-};
-
-/*
- * How long the kernel lets an access wait for the group: @timeout_ms at
- * first, more on request (FSGATE_EXTEND) up to @hold_ms after it was
- * asked at most. Each event's record says exactly how long (its
- * latest_ns: the access's max_chain_ms ceiling may come first); @hold_ms
- * stands in for it only with an older module, whose records lack it.
- */
-struct waits {
-	unsigned int timeout_ms;
-	unsigned int hold_ms;
 };
 
 struct pool;
