@@ -13,7 +13,7 @@
 # content; the daemon stopped past absent_ms: opens fail with EIO, never
 # read as zeros; a group made by create-group before any daemon holds a
 # stub's open until the daemon attaches and restores it; restore works
-# without the daemon once its group is removed; a 16 MB restore from a
+# without the daemon once its group is removed; an 8 MB restore from a
 # slow store (4 s, past the group's 1 s timeout) does not hold up 100
 # opens of resident files meanwhile, 11 concurrent opens of that stub
 # all read it whole after one restore, and with threads = 1, queue = 0
@@ -276,7 +276,7 @@ hsm release $d/w/report.txt >$d/again.log 2>&1 &&
 	[ "$(ls $S/objects/*/* | wc -l)" = "$objects" ]
 result $? "releasing a restored file again reuses its object" $d/again.log
 
-# A slow store (FSGATE_HSM_TEST_THROTTLE: 4 MiB/s, so 4 s for 16 MiB)
+# A slow store (FSGATE_HSM_TEST_THROTTLE: 2 MiB/s, so 4 s for 8 MiB)
 # and a group timeout of 1 s: while the stub is restored, 11 opens of it
 # wait (kept alive past the timeout) and 100 opens of resident files
 # are answered at once, each in less than half the restore's time.
@@ -289,12 +289,12 @@ queue = 0
 CONF
 echo "another stub, opened while the one worker is busy" >$d/w/other
 cp $d/w/other $d/other.want
-dd if=/dev/urandom of=$d/w/huge bs=1M count=16 2>/dev/null
+dd if=/dev/urandom of=$d/w/huge bs=1M count=8 2>/dev/null
 hugesum=$(md5sum <$d/w/huge)
 for i in $(seq 0 99); do echo "resident $i" >$d/w/r.$i; done
 hsm release $d/w/huge $d/w/other >$d/slow.log 2>&1
 st0=$?
-FSGATE_HSM_TEST_THROTTLE=4194304 fsgate-hsm -c $d/slow.conf daemon $d/w \
+FSGATE_HSM_TEST_THROTTLE=2097152 fsgate-hsm -c $d/slow.conf daemon $d/w \
 	2>$d/hsm5.log &
 hsmd=$!
 wait_text $d/hsm5.log 'ready:'
