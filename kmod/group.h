@@ -72,6 +72,9 @@ struct fsgate_self {
  * @max_wait_ms: as given in struct fsgate_init
  * @timeout_verdict: FSGATE_VERDICT_*, as given
  * @orphan_verdict: FSGATE_VERDICT_*, as given
+ * @unpriv: made without CAP_SYS_ADMIN, as fanotify's FANOTIFY_UNPRIV:
+ *	inode marks only, no fds in its events, no pid but the reader's
+ *	own, none of fsgate's ioctls beyond fanotify's (user.c)
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
  * @nr_marks: entries of @subs that are marks (events or an ignore mask),
  *	under fsgate_mark_mutex; read locklessly
@@ -115,7 +118,7 @@ struct fsgate_self {
  *	bound: it is not asked, @absent_verdict decides; under @queue_lock
  * @absent_verdict: 0 or a negative errno, set before @absent
  *
- * Everything from @id to @orphan_verdict but @self is set before the
+ * Everything from @id to @unpriv but @self is set before the
  * group is published and never changes, so readers need no lock for it.
  */
 struct fsgate_group {
@@ -134,6 +137,7 @@ struct fsgate_group {
 	u32 max_wait_ms;
 	u32 timeout_verdict;
 	u32 orphan_verdict;
+	bool unpriv;
 
 	struct list_head subs;
 	unsigned int nr_marks;

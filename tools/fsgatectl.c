@@ -218,6 +218,7 @@ static const char *const feature_names[] = {
 	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
 	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
 	"mute-exe-uid", "persist", "groups-persist", "report-fd-error",
+	"unpriv",
 };
 
 /* The module's ABI version and features, from FSGATE_IOC_VERSION. */
