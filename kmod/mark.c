@@ -308,8 +308,9 @@ static void fsgate_change_seen(const struct fsgate_change *change)
 static bool fsgate_marks_room(const struct fsgate_group *group)
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
-	return group->nr_marks < max_marks ||
-	       (group->flags & FSGATE_UNLIMITED_MARKS);
+	return (group->nr_marks < max_marks ||
+		(group->flags & FSGATE_UNLIMITED_MARKS)) &&
+	       fsgate_group_user_room(group);
 }
 
 static noinline struct fsgate_obj *
@@ -436,7 +437,7 @@ static void fsgate_sub_unlink(struct fsgate_sub *sub)
 	list_del_rcu(&sub->obj_node);
 	list_del(&sub->group_node);
 	if (fsgate_sub_is_mark(sub))
-		sub->group->nr_marks--;
+		fsgate_group_marks_add(sub->group, -1);
 	fsgate_sub_uncache(sub);
 	kfree_rcu(sub, rcu);
 }
@@ -519,7 +520,7 @@ static bool fsgate_sub_clear(struct fsgate_sub *sub,
 	sub->surv_modify = false;
 	WRITE_ONCE(sub->ignore_flags, false);
 	sub->evictable = false;
-	sub->group->nr_marks--;
+	fsgate_group_marks_add(sub->group, -1);
 	return !!rcu_access_pointer(sub->cache);
 }
 
@@ -583,7 +584,7 @@ static int fsgate_sub_change(struct fsgate_sub *sub,
 		return ret;
 	}
 	if (!was_mark && fsgate_sub_is_mark(sub))
-		sub->group->nr_marks++;
+		fsgate_group_marks_add(sub->group, 1);
 	if (change->cache)
 		fsgate_sub_cache_track(sub);
 	return 0;
@@ -649,7 +650,7 @@ static noinline int fsgate_sub_create(struct fsgate_group *group,
 	list_add_tail(&sub->group_node, &group->subs);
 	fsgate_change_seen(change);
 	if (fsgate_sub_is_mark(sub))
-		group->nr_marks++;
+		fsgate_group_marks_add(group, 1);
 	if (change->cache)
 		fsgate_sub_cache_track(sub);
 	return 0;

@@ -1733,7 +1733,11 @@ int fsgate_group_create(const struct fsgate_init *init, bool unpriv)
 	group = fsgate_group_alloc(&req);
 	if (!group)
 		return -ENOMEM;
-	group->unpriv = unpriv;
+	if (unpriv) {
+		ret = fsgate_group_set_unpriv(group);
+		if (ret)
+			goto out_free_group;
+	}
 	fd = get_unused_fd_flags(f_flags);
 	if (fd < 0) {
 		ret = fd;

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -739,15 +738,6 @@ out:
 		close(g);
 }
 
-/* Become uid and gid 65534, with no capabilities; 0, or -1. */
-static int drop_to_nobody(void)
-{
-	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-	    setresuid(65534, 65534, 65534))
-		return -1;
-	return 0;
-}
-
 /* Run as one step of a fanotify program, when fsgate-run starts us so. */
 static void __attribute__((constructor)) layer_mode(void)
 {
@@ -841,7 +831,7 @@ static pid_t layer_start(const char *mode, const char *file, const char *var,
 		if (var)
 			putenv((char *)var);
 		/* A user's program: fsgate-run too runs without privileges. */
-		if (!strcmp(mode, "user") && drop_to_nobody())
+		if (!strcmp(mode, "user") && fsgate_test_nobody(0))
 			_exit(126);
 		if (opt)
 			execl(FSGATE_RUN, FSGATE_RUN, opt, "--", exe, (char *)NULL);
@@ -1403,28 +1393,10 @@ TEST_F_TIMEOUT(layer, fsgate_run_refuses_bad_values, 120)
 	}
 }
 
-/* user_run() on in-tree fanotify, in a child that dropped to 65534. */
-static int user_in_tree(const char *dir, struct user_outcome *o)
+/* user_run() as fsgate_test_as_nobody() calls it: @arg is the directory. */
+static void user_step(const void *arg, void *out)
 {
-	int p[2], r;
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		close(p[0]);
-		if (drop_to_nobody())
-			_exit(1);
-		user_run(dir, o);
-		_exit(write(p[1], o, sizeof(*o)) != (ssize_t)sizeof(*o));
-	}
-	close(p[1]);
-	r = read(p[0], o, sizeof(*o));
-	close(p[0]);
-	if (reap(pid) || r != (int)sizeof(*o))
-		return -1;
-	return 0;
+	user_run(arg, out);
 }
 
 /*
@@ -1441,7 +1413,8 @@ TEST_F_TIMEOUT(layer, unprivileged_program_as_fanotify, 120)
 
 	ASSERT_EQ(0, chmod(self->dir, 0777));
 	expect_in_tree(_metadata);
-	ASSERT_EQ(0, user_in_tree(self->dir, &fa));
+	ASSERT_EQ(0, fsgate_test_as_nobody(user_step, self->dir, &fa,
+					   sizeof(fa)));
 	EXPECT_EQ(0, fa.step);
 	EXPECT_EQ(EPERM, fa.init_err[0]);
 	EXPECT_EQ(EPERM, fa.fs_mark_err);

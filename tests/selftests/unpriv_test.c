@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@ FIXTURE(unpriv) {
 	char dir[64];
 	char file[80];
 	char secret[80];
+	char subdir[80];
 };
 
 /*
@@ -54,6 +54,9 @@ FIXTURE_SETUP(unpriv)
 	fd = open(self->secret, O_CREAT | O_WRONLY, 0600);
 	ASSERT_LE(0, fd);
 	close(fd);
+	snprintf(self->subdir, sizeof(self->subdir), "%s/sub",
+		 self->dir);
+	ASSERT_EQ(0, mkdir(self->subdir, 0755));
 }
 
 FIXTURE_TEARDOWN(unpriv)
@@ -61,16 +64,10 @@ FIXTURE_TEARDOWN(unpriv)
 	fsgate_test_tmpfs_done(self->dir);
 }
 
-/*
- * Become uid and gid 65534 with no capabilities; 0, or -1. With @keep
- * the saved uid stays 0, so that become_root() can take root back.
- */
+/* Become uid 65534; with @keep root can be taken back (become_root()). */
 static int become_nobody(int keep)
 {
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, keep ? 0 : NOBODY))
-		return -1;
-	return 0;
+	return fsgate_test_nobody(keep);
 }
 
 /* Take root back after become_nobody(1); 0, or -1. */
@@ -415,7 +412,7 @@ TEST_F(unpriv, user_group_stays_unprivileged_for_root)
 /* In a child that became nobody: the errnos of /dev/fsgate's ioctls. */
 enum { D_GROUPS, D_ATTACH, D_REMOVE, D_ATTACH_NONE, D_COUNT };
 
-static int device_ioctls_as_user(const char *name, int *res)
+static void device_ioctls(const void *arg, void *out)
 {
 	struct fsgate_group_entry entry;
 	struct fsgate_groups req = {
@@ -423,32 +420,17 @@ static int device_ioctls_as_user(const char *name, int *res)
 		.count = 1,
 		.entries = (uintptr_t)&entry,
 	};
-	int p[2], dev, r;
-	pid_t pid;
+	const char *name = arg;
+	int *res = out, dev;
 
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		close(p[0]);
-		if (become_nobody(0))
-			_exit(1);
-		dev = open("/dev/fsgate", O_RDWR | O_CLOEXEC);
-		if (dev < 0)
-			_exit(2);
-		res[D_GROUPS] = err_no(ioctl(dev, FSGATE_IOC_GROUPS, &req));
-		res[D_ATTACH] = err_of(fsgate_attach(name, 0));
-		res[D_REMOVE] = err_no(fsgate_remove(name));
-		res[D_ATTACH_NONE] = err_of(fsgate_attach("unpriv-none", 0));
-		_exit(write(p[1], res, D_COUNT * sizeof(*res)) !=
-		      (ssize_t)(D_COUNT * sizeof(*res)));
-	}
-	close(p[1]);
-	r = read(p[0], res, D_COUNT * sizeof(*res));
-	close(p[0]);
-	if (reap(pid) || r != (int)(D_COUNT * sizeof(*res)))
-		return -1;
-	return 0;
+	dev = open("/dev/fsgate", O_RDWR | O_CLOEXEC);
+	if (dev < 0)
+		_exit(2);
+	res[D_GROUPS] = err_no(ioctl(dev, FSGATE_IOC_GROUPS, &req));
+	res[D_ATTACH] = err_of(fsgate_attach(name, 0));
+	res[D_REMOVE] = err_no(fsgate_remove(name));
+	res[D_ATTACH_NONE] = err_of(fsgate_attach("unpriv-none", 0));
+	close(dev);
 }
 
 /*
@@ -473,7 +455,8 @@ TEST_F(unpriv, device_ioctls_need_privilege)
 	ASSERT_LE(0, g);
 	ASSERT_EQ(0, fsgate_persist(g, &req));
 	close(g);
-	ASSERT_EQ(0, device_ioctls_as_user(req.name, res));
+	ASSERT_EQ(0, fsgate_test_as_nobody(device_ioctls, req.name, res,
+					   sizeof(res)));
 	for (i = 0; i < D_COUNT; i++) {
 		EXPECT_EQ(want[i], res[i]) TH_LOG("request %d", i);
 	}
@@ -525,6 +508,16 @@ static int groups_until_refused(int fsgate, int *err)
 	return n;
 }
 
+/* How many groups fanotify, then fsgate, give a user; their errnos. */
+static void groups_of_nobody(const void *arg, void *out)
+{
+	int *res = out;
+
+	(void)arg;
+	res[0] = groups_until_refused(0, &res[1]);
+	res[2] = groups_until_refused(1, &res[3]);
+}
+
 /*
  * The per-user cap on groups: fanotify's max_user_groups, fsgate's
  * max_groups, both EMFILE past it.
@@ -533,33 +526,81 @@ TEST_F(unpriv, groups_per_user_are_capped)
 {
 	const char *sysctl = "/proc/sys/fs/fanotify/max_user_groups";
 	char old_fan[32], old_fsgate[32], now[32];
-	int res[4] = { -1, -1, -1, -1 }, p[2], r;
-	pid_t pid;
+	int res[4] = { -1, -1, -1, -1 };
 
 	ASSERT_EQ(0, sysctl_swap(sysctl, "3", old_fan, sizeof(old_fan)));
 	ASSERT_EQ(0, fsgate_test_param("max_groups", "3", old_fsgate,
 				       sizeof(old_fsgate)));
-	ASSERT_EQ(0, pipe(p));
-	pid = fork();
-	if (!pid) {
-		close(p[0]);
-		if (become_nobody(0))
-			_exit(1);
-		res[0] = groups_until_refused(0, &res[1]);
-		res[2] = groups_until_refused(1, &res[3]);
-		_exit(write(p[1], res, sizeof(res)) != sizeof(res));
-	}
-	close(p[1]);
-	r = read(p[0], res, sizeof(res));
-	close(p[0]);
-	EXPECT_EQ(0, reap(pid));
-	EXPECT_EQ((int)sizeof(res), r);
+	EXPECT_EQ(0, fsgate_test_as_nobody(groups_of_nobody, NULL, res,
+					   sizeof(res)));
 	EXPECT_EQ(0, sysctl_swap(sysctl, old_fan, now, sizeof(now)));
 	EXPECT_EQ(0, fsgate_test_param("max_groups", old_fsgate, NULL, 0));
 	EXPECT_EQ(3, res[0]);
 	EXPECT_EQ(EMFILE, res[1]);
 	EXPECT_EQ(res[0], res[2]);
 	EXPECT_EQ(res[1], res[3]);
+}
+
+/* Add an inode mark for @mask on @path with fsgate or fanotify; errno. */
+static int add_mark(int fsgate, int g, uint64_t mask, const char *path)
+{
+	if (fsgate)
+		return err_no(fsgate_mark(g, FAN_MARK_ADD, mask, AT_FDCWD, path));
+	return err_no(fanotify_mark(g, FAN_MARK_ADD, mask, AT_FDCWD, path));
+}
+
+/* A user's FID group on fanotify or fsgate; its fd. */
+static int fid_group(int fsgate)
+{
+	if (fsgate)
+		return fsgate_init(FSGATE_CLASS_NOTIF | FSGATE_REPORT_FID,
+				   O_RDONLY, FSGATE_PRIORITY_DEFAULT);
+	return fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, O_RDONLY);
+}
+
+/* The errnos of a user's marks across two groups; @arg is the fixture. */
+static void marks_of_nobody(const void *arg, void *out)
+{
+	const FIXTURE_DATA(unpriv) *self = arg;
+	int *res = out, a, b, fsgate;
+
+	for (fsgate = 0; fsgate < 2; fsgate++, res += 3) {
+		a = fid_group(fsgate);
+		b = fid_group(fsgate);
+		if (a < 0 || b < 0)
+			_exit(3);
+		res[0] = add_mark(fsgate, a, FAN_OPEN, self->file);
+		res[1] = add_mark(fsgate, b, FAN_OPEN, self->dir);
+		/* A third object's mark, in the first group: past the cap. */
+		res[2] = add_mark(fsgate, a, FAN_OPEN, self->subdir);
+		close(a);
+		close(b);
+	}
+}
+
+/*
+ * The per-user cap on marks, across a user's groups: fanotify's
+ * max_user_marks, fsgate's max_user_marks, both ENOSPC past it.
+ */
+TEST_F(unpriv, marks_per_user_are_capped)
+{
+	const char *sysctl = "/proc/sys/fs/fanotify/max_user_marks";
+	char old_fan[32], old_fsgate[32], now[32];
+	int res[6] = { -1, -1, -1, -1, -1, -1 };
+
+	ASSERT_EQ(0, sysctl_swap(sysctl, "2", old_fan, sizeof(old_fan)));
+	ASSERT_EQ(0, fsgate_test_param("max_user_marks", "2", old_fsgate,
+				       sizeof(old_fsgate)));
+	EXPECT_EQ(0, fsgate_test_as_nobody(marks_of_nobody, self, res,
+					   sizeof(res)));
+	EXPECT_EQ(0, sysctl_swap(sysctl, old_fan, now, sizeof(now)));
+	EXPECT_EQ(0, fsgate_test_param("max_user_marks", old_fsgate, NULL, 0));
+	EXPECT_EQ(0, res[0]);
+	EXPECT_EQ(0, res[1]);
+	EXPECT_EQ(ENOSPC, res[2]);
+	EXPECT_EQ(res[0], res[3]);
+	EXPECT_EQ(res[1], res[4]);
+	EXPECT_EQ(res[2], res[5]);
 }
 
 TEST_HARNESS_MAIN
