@@ -189,10 +189,13 @@ static void fsgate_user_put(struct fsgate_user *user)
 {
 	unsigned long flags;
 
-	if (!user ||
-	    !refcount_dec_and_lock_irqsave(&user->ref, &fsgate_users_lock,
-					   &flags))
+	if (!user)
 		return;
+	spin_lock_irqsave(&fsgate_users_lock, flags);
+	if (!refcount_dec_and_test(&user->ref)) {
+		spin_unlock_irqrestore(&fsgate_users_lock, flags);
+		return;
+	}
 	list_del(&user->node);
 	spin_unlock_irqrestore(&fsgate_users_lock, flags);
 	WARN_ON_ONCE(atomic_read(&user->marks));
