@@ -5,7 +5,9 @@
  * offers (FSGATE_IOC_VERSION), lists its groups (FSGATE_IOC_GROUPS,
  * calling group.c), and persistent groups are attached to
  * (FSGATE_IOC_ATTACH, through user.c) and removed (FSGATE_IOC_REMOVE,
- * calling persist.c); everything else happens on a group fd.
+ * calling persist.c); everything else happens on a group fd. Every user
+ * may open it (mode 0666): what needs a privilege checks it here or on
+ * the group (CAP_SYS_ADMIN, or a persistent group's owner).
  */
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
@@ -27,31 +29,72 @@
 #include "persist.h"
 #include "user.h"
 
+/*
+ * As fanotify_init(2) without CAP_SYS_ADMIN: the flags it keeps for
+ * CAP_SYS_ADMIN (permission classes, FSGATE_REPORT_TID, unlimited queue
+ * or marks, and FSGATE_REPORT_FD_ERROR, as 6.12's fanotify) and fsgate's
+ * own that reach beyond the caller's files (FSGATE_EXCLUDE_SELF and the
+ * permission and process records). FSGATE_ENABLE_AUDIT is
+ * CAP_AUDIT_WRITE's, checked later as fanotify does; unknown flags are
+ * fsgate_init_check()'s -EINVAL.
+ */
+#define FSGATE_ADMIN_INIT_FLAGS	(FSGATE_INIT_FLAGS & \
+				 ~(FSGATE_USER_INIT_FLAGS | FSGATE_ENABLE_AUDIT))
+
+/*
+ * Whether a caller without CAP_SYS_ADMIN may make the group @init asks
+ * for: a notification group reporting file handles, as fanotify's
+ * unprivileged groups, with none of fsgate's own settings (an explicit
+ * priority, timeouts, verdicts), which order or bound other users'
+ * accesses.
+ */
+static int fsgate_init_unpriv_check(const struct fsgate_init *init)
+{
+	if ((init->flags & FSGATE_ADMIN_INIT_FLAGS) ||
+	    !(init->flags & FSGATE_REPORT_FID_BITS))
+		return -EPERM;
+	if (init->priority != FSGATE_PRIORITY_DEFAULT || init->timeout_ms ||
+	    init->max_wait_ms ||
+	    init->timeout_verdict != FSGATE_VERDICT_DEFAULT ||
+	    init->orphan_verdict != FSGATE_VERDICT_DEFAULT)
+		return -EPERM;
+	return 0;
+}
+
 /**
  * fsgate_ioctl_init() - FSGATE_IOC_INIT: create a listener group
  * @arg: userspace pointer to a struct fsgate_init
  *
- * Needs CAP_SYS_ADMIN, as fanotify_init(2) does for permission events,
- * and CAP_AUDIT_WRITE for %FSGATE_ENABLE_AUDIT, as it does for
- * FAN_ENABLE_AUDIT.
+ * Anyone may ask, as anyone may call fanotify_init(2). Without
+ * CAP_SYS_ADMIN only an unprivileged group can be had, with fanotify's
+ * limits (see fsgate_init_unpriv_check() and struct fsgate_group's
+ * @unpriv). %FSGATE_ENABLE_AUDIT needs CAP_AUDIT_WRITE, as
+ * FAN_ENABLE_AUDIT does.
  *
  * Context: process context, may sleep.
- * Return: the new group fd; -EPERM without CAP_SYS_ADMIN, for
- * %FSGATE_ENABLE_AUDIT without CAP_AUDIT_WRITE, or for
- * %FSGATE_TIMEOUT_NONE unless allow_unbounded_waits is set; -EFAULT if
- * @arg cannot be read; -EINVAL for unknown flags (%FSGATE_ENABLE_AUDIT
- * on a kernel without audit), a bad priority or
- * verdict, or non-zero reserved fields; -ENOMEM; -EMFILE.
+ * Return: the new group fd; -EPERM without CAP_SYS_ADMIN for anything
+ * but a notification group with FID reporting and default priority,
+ * timeouts and verdicts, for %FSGATE_ENABLE_AUDIT without
+ * CAP_AUDIT_WRITE, or for %FSGATE_TIMEOUT_NONE unless
+ * allow_unbounded_waits is set; -EFAULT if @arg cannot be read; -EINVAL
+ * for unknown flags (%FSGATE_ENABLE_AUDIT on a kernel without audit), a
+ * bad priority or verdict, or non-zero reserved fields; -EMFILE past
+ * max_groups for the caller's uid; -ENOMEM.
  */
 static long fsgate_ioctl_init(void __user *arg)
 {
 	struct fsgate_init init;
+	bool unpriv = !capable(CAP_SYS_ADMIN);
+	int ret;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	if (copy_from_user(&init, arg, sizeof(init)))
 		return -EFAULT;
-	return fsgate_group_create(&init);
+	if (unpriv) {
+		ret = fsgate_init_unpriv_check(&init);
+		if (ret)
+			return ret;
+	}
+	return fsgate_group_create(&init, unpriv);
 }
 
 /**
@@ -78,6 +121,9 @@ static long fsgate_ioctl_attach(void __user *arg)
  * fsgate_ioctl_remove() - FSGATE_IOC_REMOVE: make a persistent group
  *	ordinary, so that it goes with its last fd
  * @arg: userspace pointer to a struct fsgate_attach, @flags zero
+ *
+ * Whoever may open /dev/fsgate may ask; only the group's owner or a
+ * caller with CAP_SYS_ADMIN may remove it (fsgate_persist_remove()).
  *
  * Context: process context, may sleep.
  * Return: 0; -EFAULT if @arg cannot be read; -EINVAL for flags or
@@ -109,7 +155,7 @@ static long fsgate_ioctl_remove(void __user *arg)
 			 FSGATE_FEATURE_REPORT_FID | \
 			 FSGATE_FEATURE_MUTE_EXE_UID | FSGATE_FEATURE_PERSIST | \
 			 FSGATE_FEATURE_GROUPS_PERSIST | \
-			 FSGATE_FEATURE_REPORT_FD_ERROR | \
+			 FSGATE_FEATURE_REPORT_FD_ERROR | FSGATE_FEATURE_UNPRIV | \
 			 FSGATE_FEATURE_FS_ERROR | \
 			 FSGATE_FEATURE_GROUPS_VER2)
 
@@ -143,7 +189,7 @@ static long fsgate_ioctl_version(void __user *arg)
 	};
 
 	/* A new feature bit needs a review of FSGATE_FEATURES and the docs. */
-	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 26);
+	BUILD_BUG_ON(hweight64(FSGATE_FEATURES | FSGATE_FEATURES_KERNEL) != 27);
 	BUILD_BUG_ON(FSGATE_FEATURES & FSGATE_FEATURES_KERNEL);
 	strscpy(v.version, FSGATE_VERSION, sizeof(v.version));
 	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
@@ -298,7 +344,11 @@ static struct miscdevice fsgate_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "fsgate",
 	.fops	= &fsgate_dev_fops,
-	.mode	= 0600,
+	/*
+	 * Everyone's, as fanotify_init(2) is since Linux 5.13: each ioctl
+	 * checks the privilege what it does needs, itself.
+	 */
+	.mode	= 0666,
 };
 
 /**

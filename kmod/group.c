@@ -40,6 +40,17 @@ module_param_cb(max_groups, &fsgate_param_limit, &max_groups, 0644);
 __MODULE_PARM_TYPE(max_groups, "uint");
 MODULE_PARM_DESC(max_groups, "Groups one user may have (128, as fanotify)");
 
+static unsigned int max_user_marks = 65536;
+module_param_cb(max_user_marks, &fsgate_param_limit, &max_user_marks, 0644);
+__MODULE_PARM_TYPE(max_user_marks, "uint");
+MODULE_PARM_DESC(max_user_marks,
+		 "Marks the unprivileged groups of one user may hold together (65536)");
+
+/* The users that have unprivileged groups (struct fsgate_user). */
+static LIST_HEAD(fsgate_users);
+/* Protects fsgate_users; taken with interrupts off, alone. */
+static DEFINE_SPINLOCK(fsgate_users_lock);
+
 /**
  * fsgate_init_priority() - the priority a valid request gives its group
  * @init: a request that passed fsgate_init_check()
@@ -175,6 +186,92 @@ int fsgate_group_set_self(struct fsgate_group *group)
 	return 0;
 }
 
+static void fsgate_user_put(struct fsgate_user *user)
+{
+	unsigned long flags;
+
+	if (!user)
+		return;
+	spin_lock_irqsave(&fsgate_users_lock, flags);
+	if (!refcount_dec_and_test(&user->ref)) {
+		spin_unlock_irqrestore(&fsgate_users_lock, flags);
+		return;
+	}
+	list_del(&user->node);
+	spin_unlock_irqrestore(&fsgate_users_lock, flags);
+	WARN_ON_ONCE(atomic_read(&user->marks));
+	kfree(user);
+}
+
+/**
+ * fsgate_group_set_unpriv() - make a group being made an unprivileged one
+ * @group: from fsgate_group_alloc(), not yet published
+ *
+ * Sets @unpriv and ties the group to its user's count of marks, which
+ * max_user_marks bounds, as fanotify's max_user_marks does.
+ *
+ * Context: process context, may sleep; takes fsgate_users_lock.
+ * Return: 0, or -ENOMEM.
+ */
+int fsgate_group_set_unpriv(struct fsgate_group *group)
+{
+	struct fsgate_user *user, *new;
+	unsigned long flags;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return -ENOMEM;
+	spin_lock_irqsave(&fsgate_users_lock, flags);
+	list_for_each_entry(user, &fsgate_users, node) {
+		if (uid_eq(user->uid, group->uid)) {
+			refcount_inc(&user->ref);
+			goto out_unlock;
+		}
+	}
+	user = new;
+	new = NULL;
+	user->uid = group->uid;
+	refcount_set(&user->ref, 1);
+	atomic_set(&user->marks, 0);
+	list_add(&user->node, &fsgate_users);
+out_unlock:
+	spin_unlock_irqrestore(&fsgate_users_lock, flags);
+	kfree(new);
+	group->unpriv = true;
+	group->user = user;
+	return 0;
+}
+
+/**
+ * fsgate_group_user_room() - whether a group's user may have one more mark
+ * @group: the group
+ *
+ * Context: fsgate_mark_mutex held (mark.c), which orders every change.
+ * Return: true for a privileged group, or an unprivileged one whose
+ * user's groups hold fewer than max_user_marks marks.
+ */
+bool fsgate_group_user_room(const struct fsgate_group *group)
+{
+	return !group->user ||
+	       (unsigned int)atomic_read(&group->user->marks) <
+	       READ_ONCE(max_user_marks);
+}
+
+/**
+ * fsgate_group_marks_add() - count marks a group gained (or lost)
+ * @group: the group
+ * @n: 1 for a new mark, -1 for one gone
+ *
+ * Context: fsgate_mark_mutex held (mark.c).
+ */
+void fsgate_group_marks_add(struct fsgate_group *group, int n)
+{
+	/* Read without the mutex by the group listings. */
+	WRITE_ONCE(group->nr_marks, group->nr_marks + n);
+	if (group->user)
+		atomic_add(n, &group->user->marks);
+}
+
 /**
  * fsgate_group_put() - drop a reference to a group
  * @group: the group
@@ -186,6 +283,8 @@ void fsgate_group_put(struct fsgate_group *group)
 	struct fsgate_self *self;
 
 	if (refcount_dec_and_test(&group->ref)) {
+		/* Its marks went before it: the count holds none of them. */
+		fsgate_user_put(group->user);
 		/* persist.c's, whose work item ended before this last put. */
 		kfree(group->persist);
 		/* Its events went with the queue, flushed before this put. */

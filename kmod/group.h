@@ -52,6 +52,21 @@ struct fsgate_self {
 };
 
 /**
+ * struct fsgate_user - what one user's unprivileged groups hold together
+ * @node: entry in group.c's list of users, under its lock
+ * @uid: the user's real uid, as a group's @uid
+ * @ref: one for each of the user's unprivileged groups
+ * @marks: marks of those groups, for max_user_marks; changed under
+ *	fsgate_mark_mutex (mark.c), read locklessly
+ */
+struct fsgate_user {
+	struct list_head node;
+	kuid_t uid;
+	refcount_t ref;
+	atomic_t marks;
+};
+
+/**
  * struct fsgate_group - one listener group, owned by its group fds
  * @node: entry in fsgate_groups, under fsgate_groups_lock
  * @ref: each group fd's file holds one, a persistent group one more
@@ -73,6 +88,10 @@ struct fsgate_self {
  * @max_wait_ms: as given in struct fsgate_init
  * @timeout_verdict: FSGATE_VERDICT_*, as given
  * @orphan_verdict: FSGATE_VERDICT_*, as given
+ * @unpriv: made without CAP_SYS_ADMIN, as fanotify's FANOTIFY_UNPRIV:
+ *	inode marks only, no fds in its events, no pid but the reader's
+ *	own, none of fsgate's ioctls beyond fanotify's (user.c)
+ * @user: an unprivileged group's count of its user's marks, else NULL
  * @subs: the group's struct fsgate_sub, under fsgate_mark_mutex (mark.c)
  * @nr_marks: entries of @subs that are marks (events or an ignore mask),
  *	under fsgate_mark_mutex; read locklessly
@@ -122,7 +141,7 @@ struct fsgate_self {
  *	fanotify's (event.c); set up by the first mark that asks for them,
  *	under fsgate_mark_mutex, and torn down with the group
  *
- * Everything from @id to @orphan_verdict but @self is set before the
+ * Everything from @id to @user but @self is set before the
  * group is published and never changes, so readers need no lock for it.
  */
 struct fsgate_group {
@@ -141,6 +160,8 @@ struct fsgate_group {
 	u32 max_wait_ms;
 	u32 timeout_verdict;
 	u32 orphan_verdict;
+	bool unpriv;
+	struct fsgate_user *user;
 
 	struct list_head subs;
 	unsigned int nr_marks;
@@ -302,6 +323,9 @@ struct fsgate_group *fsgate_group_alloc(const struct fsgate_init *init);
 int fsgate_group_publish(struct fsgate_group *group);
 void fsgate_group_unpublish(struct fsgate_group *group);
 void fsgate_group_put(struct fsgate_group *group);
+int fsgate_group_set_unpriv(struct fsgate_group *group);
+bool fsgate_group_user_room(const struct fsgate_group *group);
+void fsgate_group_marks_add(struct fsgate_group *group, int n);
 int fsgate_group_set_self(struct fsgate_group *group);
 void fsgate_group_stats(struct fsgate_group *group, struct fsgate_stats *stats);
 void fsgate_group_entry_fill(struct fsgate_group *group,

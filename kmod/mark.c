@@ -308,8 +308,9 @@ static void fsgate_change_seen(const struct fsgate_change *change)
 static bool fsgate_marks_room(const struct fsgate_group *group)
 {
 	lockdep_assert_held(&fsgate_mark_mutex);
-	return group->nr_marks < max_marks ||
-	       (group->flags & FSGATE_UNLIMITED_MARKS);
+	return (group->nr_marks < max_marks ||
+		(group->flags & FSGATE_UNLIMITED_MARKS)) &&
+	       fsgate_group_user_room(group);
 }
 
 static noinline struct fsgate_obj *
@@ -459,7 +460,7 @@ static void fsgate_sub_count_mark(struct fsgate_sub *sub, int delta)
 		by_type = &group->nr_fs_marks;
 		break;
 	}
-	WRITE_ONCE(group->nr_marks, group->nr_marks + delta);
+	fsgate_group_marks_add(group, delta);
 	WRITE_ONCE(*by_type, *by_type + delta);
 }
 

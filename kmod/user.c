@@ -330,6 +330,21 @@ static unsigned long fsgate_event_out_copy(char __user *buf,
 }
 
 /*
+ * The pid an event reports to the reader, in its pid namespace. As
+ * fanotify's, an unprivileged group's reader learns only whether the
+ * access was its own process's: every other pid reads 0.
+ */
+static pid_t fsgate_event_pid_nr(const struct fsgate_group *group,
+				 const struct fsgate_event *event)
+{
+	if (!event->pid)
+		return 0;
+	if (group->unpriv && event->pid != task_tgid(current))
+		return 0;
+	return pid_vnr(event->pid);
+}
+
+/*
  * Copy one event out, with a new fd for its file; return its length, or
  * -ENOMEM when the room for its FID records cannot be had (the event is
  * put back, as for -EFAULT), or the error opening its fd. A group with
@@ -362,12 +377,13 @@ static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
 		/* FAN_EVENT_ON_CHILD stays inside, as in fanotify. */
 		.mask = event->mask & ~FAN_EVENT_ON_CHILD,
 		.fd = fd_error ? -EBADF : FAN_NOFD,
-		.pid = event->pid ? pid_vnr(event->pid) : 0,
+		.pid = fsgate_event_pid_nr(group, event),
 	};
 	info_len = fsgate_event_info(group, event, out->info);
 	/* The room was counted by fsgate_event_len(): the records fill it. */
 	WARN_ON_ONCE(FAN_EVENT_METADATA_LEN + info_len != len);
-	if (event->path.dentry) {
+	/* As fanotify: never an fd for an unprivileged group, FID or not. */
+	if (event->path.dentry && !group->unpriv) {
 		fd = fsgate_event_open_fd(group, event, &file);
 		if (fd < 0 && !fd_error) {
 			fsgate_event_unopened(group, event, fd);
@@ -384,7 +400,7 @@ static noinline ssize_t fsgate_event_copy(struct fsgate_group *group,
 		ret = -EFAULT;
 		goto out_free;
 	}
-	if (event->path.dentry && fd < 0)
+	if (event->path.dentry && !group->unpriv && fd < 0)
 		fsgate_event_unopened(group, event, fd);
 	/*
 	 * Named by its fd only once it is sure to have it, so no answer can
@@ -1042,7 +1058,8 @@ static void fsgate_mark_key(struct fsgate_key *key, u32 type,
  * which also gives -ENOTDIR and -EISDIR for ignore masks); -EEXIST for
  * an ignore mask the mark's earlier ones refuse (see fsgate_sub_add());
  * -EPERM without CAP_SYS_ADMIN for a mount or filesystem mark, or to add
- * any mark to a group whose events carry fds (no FID reporting); -EBADF,
+ * any mark to a group whose events carry fds (no FID reporting), and for
+ * a mount or filesystem mark of an unprivileged group, whoever asks; -EBADF,
  * -ENOENT, -ENOTDIR, -EACCES (no read permission on the object) and
  * other lookup errors for the object; -ENOENT to remove a mark that does
  * not exist; -ENOSPC past max_marks; -ENOMEM (also for the reserve of a
@@ -1068,9 +1085,11 @@ static long fsgate_ioctl_mark(struct fsgate_group *group, void __user *arg)
 	/*
 	 * As fanotify: mount and filesystem marks need CAP_SYS_ADMIN of the
 	 * caller, not only of the group's maker, whose fd may have been
-	 * inherited by an unprivileged process.
+	 * inherited by an unprivileged process; an unprivileged group has
+	 * none, whoever asks.
 	 */
-	if (type != FSGATE_MARK_INODE && !capable(CAP_SYS_ADMIN))
+	if (type != FSGATE_MARK_INODE &&
+	    (!capable(CAP_SYS_ADMIN) || group->unpriv))
 		return -EPERM;
 	/*
 	 * Unlike fanotify: a group whose events carry fds (every group
@@ -1358,12 +1377,46 @@ static long fsgate_ioctl_set_filter(struct fsgate_group *group,
 	return fsgate_filter_set(group, req.len, u64_to_user_ptr(req.insns));
 }
 
+/*
+ * The ioctls of a group fd that fanotify has no counterpart of and that
+ * act beyond the group's own events: muting, filtering (whose programs
+ * read other processes' ids), the verdict cache and persistence. An
+ * unprivileged group (@unpriv) gets -EPERM for them, whoever asks, as
+ * fanotify refuses it mount marks; its marks, stats, FIONREAD and fdinfo
+ * are its own.
+ */
+static bool fsgate_ioctl_privileged(unsigned int cmd)
+{
+	switch (cmd) {
+	case FSGATE_IOC_FLUSH_CACHE:
+	case FSGATE_IOC_MUTE:
+	case FSGATE_IOC_SET_FILTER:
+	case FSGATE_IOC_PERSIST:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * fsgate_group_ioctl() - the ioctls of a group fd
+ * @file: the group fd's file
+ * @cmd: FSGATE_IOC_* or FIONREAD
+ * @arg: the ioctl's userspace argument
+ *
+ * Context: process context, may sleep.
+ * Return: what the ioctl returns; -EPERM for an ioctl of
+ * fsgate_ioctl_privileged() on an unprivileged group; -ENOTTY for an
+ * unknown @cmd.
+ */
 static long fsgate_group_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
 	struct fsgate_group *group = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
+	if (group->unpriv && fsgate_ioctl_privileged(cmd))
+		return -EPERM;
 	switch (cmd) {
 	case FSGATE_IOC_MARK:
 		return fsgate_ioctl_mark(group, uarg);
@@ -1663,6 +1716,7 @@ out_detach:
 /**
  * fsgate_group_create() - make a listener group and an fd for it
  * @init: the request, already copied from userspace
+ * @unpriv: made without CAP_SYS_ADMIN (struct fsgate_group's @unpriv)
  *
  * Context: process context, may sleep. The caller checked privileges.
  * Return: the new group fd, -EINVAL for a bad request, -EPERM for
@@ -1671,7 +1725,7 @@ out_detach:
  * -EMFILE past max_groups for this user, -ENOMEM, or another negative
  * errno from fd allocation.
  */
-int fsgate_group_create(const struct fsgate_init *init)
+int fsgate_group_create(const struct fsgate_init *init, bool unpriv)
 {
 	int f_flags = fsgate_group_f_flags(init->flags);
 	struct fsgate_init req;
@@ -1696,6 +1750,11 @@ int fsgate_group_create(const struct fsgate_init *init)
 	group = fsgate_group_alloc(&req);
 	if (!group)
 		return -ENOMEM;
+	if (unpriv) {
+		ret = fsgate_group_set_unpriv(group);
+		if (ret)
+			goto out_free_group;
+	}
 	fd = get_unused_fd_flags(f_flags);
 	if (fd < 0) {
 		ret = fd;

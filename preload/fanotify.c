@@ -159,8 +159,10 @@ int preload_fanotify_init(unsigned int flags, unsigned int event_f_flags)
 	if (fd < 0 && module_missing(errno))
 		return without_fsgate(&env, flags, event_f_flags);
 	/*
-	 * /dev/fsgate is mode 0600; fanotify_init() says EPERM to a caller
-	 * without the privilege, and programs test for that to say so.
+	 * /dev/fsgate is everyone's (FSGATE_FEATURE_UNPRIV), and the module
+	 * says EPERM itself for what a user may not have, as fanotify_init()
+	 * does; a module before it is mode 0600, whose EACCES is that EPERM
+	 * too, as programs test for it to say so.
 	 */
 	if (fd < 0 && errno == EACCES)
 		errno = EPERM;

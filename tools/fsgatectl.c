@@ -161,6 +161,8 @@ static const struct param {
 	{ "max_pending_events", 1, UINT_MAX,
 	  "permission events one group may have unresolved" },
 	{ "max_queued_events", 1, UINT_MAX, "events one group may queue" },
+	{ "max_user_marks", 1, UINT_MAX,
+	  "marks one user's unprivileged groups may hold together" },
 	{ "max_persistent_groups", 0, UINT_MAX,
 	  "persistent groups there may be at once" },
 };
@@ -235,6 +237,7 @@ static const char *const feature_names[] = {
 	"mute", "chain-ceiling", "filter", "audit", "audit-rule", "groups",
 	"filter-proc", "mark-ignore", "mark-evictable", "report-fid",
 	"mute-exe-uid", "persist", "groups-persist", "report-fd-error",
+	[24] = "unpriv",
 	[25] = "fs-error",
 	[26] = "groups-ver2",
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/loop.h>
 #include <sched.h>
 #include <stdio.h>
@@ -178,4 +179,40 @@ int fsgate_test_ext4(const char *img, char *dev, size_t len)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
 	return fsgate_test_loop_attach(img, dev, len);
+}
+
+int fsgate_test_nobody(int keep)
+{
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, keep ? 0 : 65534))
+		return -1;
+	return 0;
+}
+
+int fsgate_test_as_nobody(void (*fn)(const void *arg, void *out),
+			  const void *arg, void *out, size_t len)
+{
+	int p[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(p[0]);
+		if (fsgate_test_nobody(0))
+			_exit(1);
+		fn(arg, out);
+		_exit(write(p[1], out, len) != (ssize_t)len);
+	}
+	close(p[1]);
+	n = read(p[0], out, len);
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || n != (ssize_t)len)
+		return -1;
+	return 0;
 }

@@ -69,4 +69,19 @@ void fsgate_test_loop_detach(const char *dev);
  */
 int fsgate_test_ext4(const char *img, char *dev, size_t len);
 
+/*
+ * Become uid and gid 65534 with no capabilities. With @keep the saved
+ * uid stays 0, so that setresuid(-1, 0, -1) takes root back.
+ * Return: 0, or -1 with errno set.
+ */
+int fsgate_test_nobody(int keep);
+
+/*
+ * Run @fn(@arg, @out) in a child that became uid 65534 (no
+ * capabilities), and copy the @len bytes it leaves in @out back.
+ * Return: 0, or -1 if the child failed or did not report.
+ */
+int fsgate_test_as_nobody(void (*fn)(const void *arg, void *out),
+			  const void *arg, void *out, size_t len);
+
 #endif /* FSGATE_UTIL_H */

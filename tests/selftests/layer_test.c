@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -647,6 +648,96 @@ static int group_daemon(void)
 	return 0;
 }
 
+/* What an unprivileged fanotify program saw; compared field by field. */
+struct user_outcome {
+	int step;		/* 0, or the step that failed */
+	int err;		/* errno of that step */
+	int init_err[3];	/* no FID, a content class, FAN_REPORT_PIDFD */
+	int fs_mark_err;	/* a filesystem mark */
+	int other_pid;		/* another process's event: its pid */
+	int other_fd;
+	int other_mask;
+	int other_type;		/* its first record */
+	int own_pid_is_self;	/* the program's own event: its pid */
+	int own_fd;
+};
+
+#define USER_STEP(o, n, ok) do {		\
+	if (!(ok)) {				\
+		(o)->step = (n);		\
+		(o)->err = errno;		\
+		goto out;			\
+	}					\
+} while (0)
+
+/* The errno of fanotify_init(@flags), 0 if it made a group. */
+static int init_errno(unsigned int flags)
+{
+	int g = fanotify_init(flags, O_RDONLY);
+
+	if (g < 0)
+		return errno;
+	close(g);
+	return 0;
+}
+
+/* One event on @g within WAIT_MS into @e; its first record's type. */
+static int user_event(int g, struct event_buf *e)
+{
+	const struct fanotify_event_info_header *h = (const void *)e->info;
+	ssize_t n;
+
+	if (!readable(g, WAIT_MS))
+		return -1;
+	n = read(g, e, sizeof(*e));
+	if (n < (ssize_t)(FAN_EVENT_METADATA_LEN + sizeof(*h)))
+		return -1;
+	return h->info_type;
+}
+
+/*
+ * What a fanotify program run by a user does (the caller dropped its
+ * privileges): ask for what fanotify keeps for CAP_SYS_ADMIN, then make
+ * a FID group, mark @dir for FAN_CREATE (a filesystem mark first,
+ * refused) and read a child's creation and its own.
+ */
+static void user_run(const char *dir, struct user_outcome *o)
+{
+	struct event_buf e;
+	char path[160];
+	int g = -1, fd, type;
+
+	memset(o, 0, sizeof(*o));
+	o->init_err[0] = init_errno(FAN_CLASS_NOTIF);
+	o->init_err[1] = init_errno(FAN_CLASS_CONTENT | FAN_REPORT_FID);
+	o->init_err[2] = init_errno(FAN_REPORT_DFID_NAME | FAN_REPORT_PIDFD);
+	g = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_REPORT_DFID_NAME,
+			  O_RDONLY);
+	USER_STEP(o, 1, g >= 0);
+	o->fs_mark_err = fanotify_mark(g, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+				       FAN_CREATE, AT_FDCWD, dir) ? errno : 0;
+	USER_STEP(o, 2, !fanotify_mark(g, FAN_MARK_ADD, FAN_CREATE, AT_FDCWD,
+				       dir));
+	snprintf(path, sizeof(path), "%s/other", dir);
+	USER_STEP(o, 3, !reap(spawn_open(path, O_CREAT | O_WRONLY, 0)));
+	type = user_event(g, &e);
+	USER_STEP(o, 4, type >= 0);
+	o->other_pid = e.meta.pid;
+	o->other_fd = e.meta.fd;
+	o->other_mask = (int)e.meta.mask;
+	o->other_type = type;
+	snprintf(path, sizeof(path), "%s/own", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	USER_STEP(o, 5, fd >= 0);
+	close(fd);
+	USER_STEP(o, 6, user_event(g, &e) >= 0);
+	o->own_pid_is_self = e.meta.pid == getpid();
+	o->own_fd = e.meta.fd;
+out:
+	if (g >= 0)
+		close(g);
+}
+
 /* Run as one step of a fanotify program, when fsgate-run starts us so. */
 static void __attribute__((constructor)) layer_mode(void)
 {
@@ -691,6 +782,13 @@ static void __attribute__((constructor)) layer_mode(void)
 		report(&of, sizeof(of));
 		_exit(0);
 	}
+	if (!strcmp(mode, "user")) {
+		struct user_outcome u;
+
+		user_run(file, &u);
+		report(&u, sizeof(u));
+		_exit(0);
+	}
 	if (!strcmp(mode, "group"))
 		_exit(group_daemon());
 	if (!strcmp(mode, "silent"))
@@ -732,6 +830,9 @@ static pid_t layer_start(const char *mode, const char *file, const char *var,
 		setenv(LAYER_OUT_ENV, out, 1);
 		if (var)
 			putenv((char *)var);
+		/* A user's program: fsgate-run too runs without privileges. */
+		if (!strcmp(mode, "user") && fsgate_test_nobody(0))
+			_exit(126);
 		if (opt)
 			execl(FSGATE_RUN, FSGATE_RUN, opt, "--", exe, (char *)NULL);
 		else
@@ -1290,6 +1391,54 @@ TEST_F_TIMEOUT(layer, fsgate_run_refuses_bad_values, 120)
 			TH_LOG("stderr: %s", err);
 		}
 	}
+}
+
+/* user_run() as fsgate_test_as_nobody() calls it: @arg is the directory. */
+static void user_step(const void *arg, void *out)
+{
+	user_run(arg, out);
+}
+
+/*
+ * An unprivileged fanotify program (FSGATE_FEATURE_UNPRIV): under
+ * fsgate-run, run by a user, it gets what in-tree fanotify gives it:
+ * EPERM for what needs CAP_SYS_ADMIN, a FID group whose inode marks
+ * report, no fd, and pid 0 for another process's event.
+ */
+TEST_F_TIMEOUT(layer, unprivileged_program_as_fanotify, 120)
+{
+	struct user_outcome fa, fs;
+	char path[160];
+	int i;
+
+	ASSERT_EQ(0, chmod(self->dir, 0777));
+	expect_in_tree(_metadata);
+	ASSERT_EQ(0, fsgate_test_as_nobody(user_step, self->dir, &fa,
+					   sizeof(fa)));
+	EXPECT_EQ(0, fa.step);
+	EXPECT_EQ(EPERM, fa.init_err[0]);
+	EXPECT_EQ(EPERM, fa.fs_mark_err);
+	EXPECT_EQ(0, fa.other_pid);
+	EXPECT_EQ(1, fa.own_pid_is_self);
+	/* The layer's run creates the same files anew. */
+	snprintf(path, sizeof(path), "%s/other", self->dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/own", self->dir);
+	unlink(path);
+	memset(&fs, 0xa5, sizeof(fs));
+	ASSERT_EQ(0, layer_run("user", self->dir, NULL, NULL, &fs, sizeof(fs)));
+	EXPECT_EQ(fa.step, fs.step);
+	EXPECT_EQ(fa.err, fs.err);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(fa.init_err[i], fs.init_err[i]) TH_LOG("init %d", i);
+	}
+	EXPECT_EQ(fa.fs_mark_err, fs.fs_mark_err);
+	EXPECT_EQ(fa.other_pid, fs.other_pid);
+	EXPECT_EQ(fa.other_fd, fs.other_fd);
+	EXPECT_EQ(fa.other_mask, fs.other_mask);
+	EXPECT_EQ(fa.other_type, fs.other_type);
+	EXPECT_EQ(fa.own_pid_is_self, fs.own_pid_is_self);
+	EXPECT_EQ(fa.own_fd, fs.own_fd);
 }
 
 TEST_HARNESS_MAIN

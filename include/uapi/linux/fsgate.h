@@ -72,6 +72,14 @@
  */
 #define FSGATE_REPORT_FD_ERROR		0x00002000
 
+/*
+ * The flags a group made without CAP_SYS_ADMIN may have, as fanotify's
+ * FANOTIFY_USER_INIT_FLAGS (FSGATE_FEATURE_UNPRIV): a notification
+ * group reporting file handles, never fds (one of FSGATE_REPORT_FID_BITS
+ * is needed), plus FSGATE_ENABLE_AUDIT, which needs CAP_AUDIT_WRITE.
+ */
+#define FSGATE_USER_INIT_FLAGS	(FSGATE_CLASS_NOTIF | FSGATE_REPORT_FID_BITS | \
+				 FSGATE_CLOEXEC | FSGATE_NONBLOCK)
 #define FSGATE_INIT_FLAGS	(FSGATE_CLASS_MASK | FSGATE_CLOEXEC | \
 				 FSGATE_NONBLOCK | FSGATE_UNLIMITED_QUEUE | \
 				 FSGATE_UNLIMITED_MARKS | FSGATE_REPORT_TID | \
@@ -729,6 +737,12 @@ struct fsgate_mute {
 #define FSGATE_FEATURE_GROUPS_PERSIST	(1ULL << 22)
 /* FSGATE_REPORT_FD_ERROR */
 #define FSGATE_FEATURE_REPORT_FD_ERROR	(1ULL << 23)
+/*
+ * /dev/fsgate is open to every user, who may make notification groups
+ * with FID reporting and inode marks only, as fanotify's unprivileged
+ * groups (FSGATE_USER_INIT_FLAGS).
+ */
+#define FSGATE_FEATURE_UNPRIV		(1ULL << 24)
 /* FSGATE_FS_ERROR and FSGATE_INFO_ERROR */
 #define FSGATE_FEATURE_FS_ERROR		(1ULL << 25)
 /* FSGATE_IOC_GROUPS fills records of FSGATE_GROUP_ENTRY_SIZE_VER2 */
