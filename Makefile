@@ -263,12 +263,13 @@ $(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
 # what X.c calls of the tools' shared code and of libfsgate (TOOLS_TEST_X).
 TOOLS_TEST_report := tools/common/json.c lib/describe.c
 TOOLS_TEST_modconf := tools/common/replace.c
+TOOLS_TEST_watchdog := tools/common/log.c
 $(B)/tests/tools_%_test: tools/common/%_test.c tools/common/%.c tools/common/%.h \
 			 lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
 		tools/common/$*_test.c tools/common/$*.c $(TOOLS_TEST_$*) \
-		$$(pkg-config --libs cmocka)
+		$$(pkg-config --libs cmocka) -ldl
 
 $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)
