@@ -46,7 +46,7 @@ PRELOAD_LIB := $(B)/lib/libfsgate-fanotify.so
 # The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
 # each linked with what tools/common/ holds (log, configuration). They
 # load libsystemd (libsystemd-dev's headers) only to log to the journal.
-PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl
+PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl fsgate-check
 TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
