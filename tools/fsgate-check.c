@@ -437,7 +437,9 @@ int main(int argc, char **argv)
 	} else {
 		for (i = 0; i < nproblems; i++)
 			printf("%s: %s\n", problems[i].subject, problems[i].reason);
-		if (!nproblems)
+		if (!nproblems && groups)
+			printf("ok: every enabled daemon is protecting\n");
+		else if (!nproblems)
 			printf("ok: %s is loaded%s\n", kmod, module_only ? "" :
 			       " and every enabled daemon is protecting");
 	}
