@@ -46,7 +46,7 @@ PRELOAD_LIB := $(B)/lib/libfsgate-fanotify.so
 # The tools: tools/NAME.c, or tools/NAME/*.c for one of several files,
 # each linked with what tools/common/ holds (log, configuration). They
 # load libsystemd (libsystemd-dev's headers) only to log to the journal.
-PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl
+PROGRAMS := fsgate-monitor fsgate-scan fsgate-hsm fsgatectl fsgate-check
 TOOLS := $(B)/bin/fsgate-run $(addprefix $(B)/bin/,$(PROGRAMS))
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -263,13 +263,14 @@ $(B)/tests/common_%_test: common/%_test.c common/%.c common/%.h \
 # what X.c calls of the tools' shared code and of libfsgate (TOOLS_TEST_X).
 TOOLS_TEST_report := tools/common/json.c lib/describe.c
 TOOLS_TEST_modconf := tools/common/replace.c
+TOOLS_TEST_watchdog := tools/common/log.c
 TOOLS_TEST_why := tools/common/json.c lib/describe.c
 $(B)/tests/tools_%_test: tools/common/%_test.c tools/common/%.c tools/common/%.h \
 			 lib/include/fsgate.h include/uapi/linux/fsgate.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ilib/include $$(pkg-config --cflags cmocka) -o $@ \
 		tools/common/$*_test.c tools/common/$*.c $(TOOLS_TEST_$*) \
-		$$(pkg-config --libs cmocka)
+		$$(pkg-config --libs cmocka) -ldl
 
 $(B)/tests/ktap_test: tests/ktap/ktap_test.c tests/ktap/ktap.c tests/ktap/ktap.h
 	@mkdir -p $(@D)

@@ -60,7 +60,7 @@ compare() {
 }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 
 # The checker: --help has --gone, which the page lacks; the page has
 # -n, --new, which --help lacks; -a, --also is in both.
@@ -104,7 +104,7 @@ cp "$work/tool.out" "$work/checker.out"
 result $? "the checker names an option only --help has and one only the page has, and nothing else" \
 	"$work/checker.out"
 
-for t in fsgatectl:8 fsgate-monitor:1 fsgate-run:1 fsgate-scan:8 fsgate-hsm:8; do
+for t in fsgatectl:8 fsgate-monitor:1 fsgate-run:1 fsgate-scan:8 fsgate-hsm:8 fsgate-check:8; do
 	name=${t%:*}
 	compare "$name" "$top/build/bin/$name" "$top/man/$name.${t#*:}"
 	result $? "$name: the options of $name.${t#*:} are those of --help" "$work/$name.out"

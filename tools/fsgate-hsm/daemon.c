@@ -53,6 +53,7 @@
 #include "common/group.h"
 #include "common/hold.h"
 #include "common/log.h"
+#include "common/watchdog.h"
 #include "hsm.h"
 
 #define PERM_MASK (FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM)
@@ -562,7 +563,7 @@ int hsm_daemon(const struct hsm_settings *s, struct store *st)
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = d.group, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		if (poll(pfd, 2, wait_ms) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, watchdog_poll_ms(wait_ms)) < 0 && errno != EINTR) {
 			log_err("poll: %s", strerror(errno));
 			return 1;
 		}

@@ -30,6 +30,7 @@
 #include "common/group.h"
 #include "common/log.h"
 #include "common/opts.h"
+#include "common/watchdog.h"
 #include "scan.h"
 
 #ifndef VERSION
@@ -339,7 +340,7 @@ static int serve(struct scanner *sc)
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = sc->sigfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = sc->cur->fd, .events = POLLIN };
-		if (poll(pfd, 2, wait_ms) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, watchdog_poll_ms(wait_ms)) < 0 && errno != EINTR) {
 			log_err("poll: %s", strerror(errno));
 			return EXIT_RUNTIME;
 		}
