@@ -254,7 +254,12 @@ static bool fsgate_persist_may_manage(const struct fsgate_group *group)
 	       capable(CAP_SYS_ADMIN);
 }
 
-/* The named group, if the caller may manage it; fsgate_groups_lock held. */
+/*
+ * The named group, if the caller may manage it; fsgate_groups_lock held.
+ * Another's group is not told apart from none: every user may ask
+ * (/dev/fsgate is 0666), and the names of the groups that gate its
+ * accesses are for FSGATE_IOC_GROUPS, which needs CAP_SYS_ADMIN.
+ */
 static struct fsgate_group *fsgate_persist_find(const struct fsgate_attach *req)
 {
 	struct fsgate_group *group;
@@ -262,10 +267,8 @@ static struct fsgate_group *fsgate_persist_find(const struct fsgate_attach *req)
 	if (strnlen(req->name, FSGATE_NAME_MAX) == FSGATE_NAME_MAX)
 		return ERR_PTR(-EINVAL);
 	group = fsgate_persist_lookup(req->name);
-	if (!group)
+	if (!group || !fsgate_persist_may_manage(group))
 		return ERR_PTR(-ENOENT);
-	if (!fsgate_persist_may_manage(group))
-		return ERR_PTR(-EPERM);
 	return group;
 }
 
@@ -280,8 +283,8 @@ static struct fsgate_group *fsgate_persist_find(const struct fsgate_attach *req)
  * Context: process context, may sleep; takes fsgate_groups_lock.
  * Return: the group, with a reference for the fd the caller makes (or
  * hands to fsgate_persist_detach() if it cannot); ERR_PTR(-ENOENT) if no
- * live persistent group has the name, ERR_PTR(-EPERM) if the caller is
- * neither its owner nor has CAP_SYS_ADMIN, ERR_PTR(-EINVAL) for a name
+ * live persistent group has the name or the caller is neither its owner
+ * nor has CAP_SYS_ADMIN, ERR_PTR(-EINVAL) for a name
  * that is not NUL-terminated, ERR_PTR(-ENOMEM).
  */
 struct fsgate_group *fsgate_persist_attach(const struct fsgate_attach *req)
@@ -506,7 +509,7 @@ out_unlock:
  * when the last of them closes.
  *
  * Context: process context, may sleep; takes fsgate_groups_lock.
- * Return: 0; -ENOENT, -EPERM or -EINVAL as fsgate_persist_attach().
+ * Return: 0; -ENOENT or -EINVAL as fsgate_persist_attach().
  */
 int fsgate_persist_remove(const struct fsgate_attach *req)
 {

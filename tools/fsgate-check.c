@@ -259,7 +259,11 @@ static int enabled(const char *file_state)
 	       !strcmp(file_state, "static") || !strcmp(file_state, "alias");
 }
 
-/* The daemon's group: its process's or persistent name, attached. */
+/*
+ * The daemon's group: its process's or persistent name, attached. Never
+ * a notification group: any user may make one (/dev/fsgate is 0666),
+ * under any command name, and none decides an access.
+ */
 static const struct fsgate_group_info *
 daemon_group(const struct unit *u, const struct fsgate_group_info *g, ssize_t n,
 	     int *unattached)
@@ -268,6 +272,8 @@ daemon_group(const struct unit *u, const struct fsgate_group_info *g, ssize_t n,
 
 	*unattached = 0;
 	for (i = 0; i < n; i++) {
+		if (!strcmp(g[i].class_name, "notif"))
+			continue;
 		if (strcmp(g[i].comm, u->comm) && strcmp(g[i].name, u->comm))
 			continue;
 		if (*g[i].name && !g[i].attached) {

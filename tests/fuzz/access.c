@@ -539,13 +539,13 @@ static void fz_nobody_persist(struct fz *fz, int g)
 		return;
 	snprintf(a.name, sizeof(a.name), "%s", fz->proc->home[i]);
 	ret = ioctl(fz->proc->dev, FSGATE_IOC_ATTACH, &a);
-	if (ret >= 0 || (errno != EPERM && errno != ENOENT))
-		fz_fail(fz, "uid 65534's FSGATE_IOC_ATTACH to \"%s\": %ld (%s), not EPERM",
+	if (ret >= 0 || errno != ENOENT)
+		fz_fail(fz, "uid 65534's FSGATE_IOC_ATTACH to \"%s\": %ld (%s), not ENOENT",
 			a.name, ret, strerror(errno));
 	a.flags = 0;
 	ret = ioctl(fz->proc->dev, FSGATE_IOC_REMOVE, &a);
-	if (ret >= 0 || (errno != EPERM && errno != ENOENT))
-		fz_fail(fz, "uid 65534's FSGATE_IOC_REMOVE of \"%s\": %ld (%s), not EPERM",
+	if (ret >= 0 || errno != ENOENT)
+		fz_fail(fz, "uid 65534's FSGATE_IOC_REMOVE of \"%s\": %ld (%s), not ENOENT",
 			a.name, ret, strerror(errno));
 }
 

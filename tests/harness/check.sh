@@ -42,7 +42,7 @@ groups() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 
 run built -m --kmod fsgate_not_built
 rc=$?
@@ -77,6 +77,16 @@ rc=$?
 [ $rc = 1 ] && [ "$(wc -l <"$work/nogroup")" = 1 ] &&
 	grep -q '^fsgate-hsm.service: fsgate-hsm.service is active but no group of fsgate-hsm is in the module' "$work/nogroup"
 result $? "an active unit whose group is not in the module's list: exit 1 (got $rc), one line" "$work/nogroup"
+
+# Any user may make a notification group under the daemon's name: it
+# does not stand for the daemon's group, which decides accesses.
+units "fsgate-scan.service loaded active enabled" "fsgate-hsm.service loaded inactive disabled"
+groups "9 60 fsgate-scan notif 0 1 -"
+run impostor --groups "$work/groups"
+rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$work/impostor")" = 1 ] &&
+	grep -q '^fsgate-scan.service: fsgate-scan.service is active but no group of fsgate-scan is in the module' "$work/impostor"
+result $? "a user's notification group named as the daemon is not its group: exit 1 (got $rc), one line" "$work/impostor"
 
 units "fsgate-scan.service loaded active enabled" "fsgate-hsm.service loaded inactive disabled"
 groups "3 40 fsgate-scan content 2000 1 -" "5 41 fsgate-hsm pre-content 3000 0 fsgate-hsm"

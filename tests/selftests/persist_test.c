@@ -589,7 +589,8 @@ TEST_F(persist, bad_requests_are_refused)
 /*
  * A process without CAP_SYS_ADMIN (a daemon that dropped to uid 65534,
  * keeping its /dev/fsgate fd) may attach to and remove a group only if
- * it is the group's owner, and may make none persistent.
+ * it is the group's owner, and may make none persistent. Another's
+ * group is ENOENT to it, as a name no group has.
  */
 TEST_F(persist, only_the_owner_attaches)
 {
@@ -617,12 +618,16 @@ TEST_F(persist, only_the_owner_attaches)
 		if (dev < 0 || setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(10);
+		/* Another's group is as none: its name cannot be probed. */
 		snprintf(a.name, sizeof(a.name), "%s", NAME);
-		if (ioctl(dev, FSGATE_IOC_ATTACH, &a) != -1 || errno != EPERM)
+		if (ioctl(dev, FSGATE_IOC_ATTACH, &a) != -1 || errno != ENOENT)
 			_exit(11);
 		if (ioctl(dev, FSGATE_IOC_REMOVE, &(struct fsgate_attach){ .name = NAME }) != -1 ||
-		    errno != EPERM)
+		    errno != ENOENT)
 			_exit(12);
+		snprintf(a.name, sizeof(a.name), "%s", NAME "-none");
+		if (ioctl(dev, FSGATE_IOC_ATTACH, &a) != -1 || errno != ENOENT)
+			_exit(15);
 		snprintf(a.name, sizeof(a.name), "%s", NAME "-2");
 		fd = ioctl(dev, FSGATE_IOC_ATTACH, &a);
 		if (fd < 0)

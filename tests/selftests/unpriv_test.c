@@ -435,12 +435,13 @@ static void device_ioctls(const void *arg, void *out)
 
 /*
  * The group list (every daemon that gates files) needs CAP_SYS_ADMIN;
- * root's persistent group is root's to attach to and remove: EPERM,
- * and it stays.
+ * root's persistent group is root's to attach to and remove, and stays:
+ * to the user it is ENOENT, as a name no group has, so that the user
+ * cannot probe which groups exist.
  */
 TEST_F(unpriv, device_ioctls_need_privilege)
 {
-	const int want[D_COUNT] = { EPERM, EPERM, EPERM, ENOENT };
+	const int want[D_COUNT] = { EPERM, ENOENT, ENOENT, ENOENT };
 	struct fsgate_persist req = {
 		.size = sizeof(req),
 		.owner = FSGATE_PERSIST_OWNER_SELF,

@@ -1093,7 +1093,8 @@ struct fsgate_attach {
  * ioctl(fd of /dev/fsgate, FSGATE_IOC_REMOVE, struct fsgate_attach *)
  * makes the named group an ordinary one again: it goes away at once if
  * no fd is attached, else when its last fd closes. Both need the
- * group's owner or CAP_SYS_ADMIN.
+ * group's owner or CAP_SYS_ADMIN; to anyone else a group is ENOENT, as
+ * a name no group has, so that names cannot be probed.
  */
 #define FSGATE_IOC_ATTACH	_IOW(FSGATE_IOC_MAGIC, 0x32, struct fsgate_attach)
 #define FSGATE_IOC_REMOVE	_IOW(FSGATE_IOC_MAGIC, 0x33, struct fsgate_attach)
