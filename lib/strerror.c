@@ -79,7 +79,7 @@ static const struct message messages[] = {
 	{ FSGATE_CALL_PERSIST, EPERM, "making a group persistent needs CAP_SYS_ADMIN" },
 	{ FSGATE_CALL_PERSIST, EINVAL, "likely the name: 1 to 63 of A-Z a-z 0-9 . _ @ : -, a letter or digit first; else an absent verdict neither allow nor deny, an absent errno with an allow or outside the deny errnos (EPERM EACCES EIO EBUSY ETXTBSY EAGAIN ENOSPC EDQUOT), a linger bound of 0 without FSGATE_PERSIST_UNTIL_REMOVED or one with it, or an owner uid with no mapping here" },
 	{ FSGATE_CALL_PERSIST, ENOTTY, "not an fsgate group fd, or fsgate.ko without persistent groups" },
-	{ FSGATE_CALL_ATTACH, ENOENT, "no persistent group of that name is yours to manage (only its owner or CAP_SYS_ADMIN may), or fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
+	{ FSGATE_CALL_ATTACH, ENOENT, "no persistent group has that name (to a caller neither its owner nor with CAP_SYS_ADMIN, none that is theirs to manage), or fsgate.ko is not loaded (no " FSGATE_DEVICE ")" },
 	{ FSGATE_CALL_ATTACH, EINVAL, "likely flags this fsgate.ko does not take: fsgate_attach() takes FSGATE_CLOEXEC and FSGATE_NONBLOCK only, fsgate_remove() none" },
 	{ FSGATE_CALL_ATTACH, ENAMETOOLONG, "the name is longer than FSGATE_NAME_MAX - 1" },
 	{ FSGATE_CALL_ATTACH, EACCES, "no access to " FSGATE_DEVICE " (its mode, or a security module)" },

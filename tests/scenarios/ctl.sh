@@ -199,7 +199,7 @@ result $? "params: out of range or unknown: exit 2, nothing changed" \
 
 fsgatectl params default_timeout_ms=10000 >/dev/null
 fsgatectl params >$d/all.out
-[ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 11 ]
+[ "$(grep -c '^  [a-z_]*  *[0-9]*  ' $d/all.out)" = 12 ]
 result $? "params: every parameter with its value" $d/all.out
 
 # --persist writes /etc/modprobe.d/fsgate.conf: this guest's, made here.
