@@ -1694,6 +1694,49 @@ TEST_F_TIMEOUT(fault, consensus, 300)
 }
 
 /*
+ * A group made by a caller without CAP_SYS_ADMIN: an unprivileged one,
+ * tied to its user's count of marks. Only the uids are dropped, around
+ * the request (the saved uid stays 0, so the capabilities come back):
+ * the sweep's own files stay root's. The fail-nth file is opened as
+ * root; the task writes its own after.
+ */
+TEST_F_TIMEOUT(fault, unprivileged_init, 300)
+{
+	struct fsgate_init init = {
+		.flags = FSGATE_CLASS_NOTIF | FSGATE_REPORT_FID |
+			 FSGATE_CLOEXEC,
+		.event_f_flags = O_RDONLY | O_CLOEXEC,
+		.priority = FSGATE_PRIORITY_DEFAULT,
+	};
+	int n, f, g, err, injected;
+
+	if (!self->dev)	/* the 6.1 harness runs a test whose setup skipped */
+		SKIP(return, "no fail-nth or failslab in this kernel");
+	for (n = 1; n < MAX_N; n++) {
+		f = nth_open();
+		ASSERT_LE(0, f);
+		ASSERT_EQ(0, setresuid(65534, 65534, 0));
+		ASSERT_EQ(0, nth_set(f, n));
+		g = fsgate_init_ext(&init);
+		err = errno;
+		injected = fault_done(f);
+		ASSERT_EQ(0, setresuid(0, 0, 0));
+		ASSERT_LE(0, injected);
+		if (injected)
+			note("unprivileged FSGATE_IOC_INIT", n, g, err);
+		if (g < 0) {
+			EXPECT_EQ(ENOMEM, err);
+		} else {
+			close(g);
+		}
+		if (!injected)
+			break;
+	}
+	ASSERT_LT(n, MAX_N);
+	EXPECT_SITES("fsgate_group_set_unpriv");
+}
+
+/*
  * fsgate's allocation sites that no sweep can reach, and why; every
  * other site in alloc_sites.h must be hit by an injected failure.
  */
